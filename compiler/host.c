@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host CPU detection through LLVM, so that the device queries, the sub-group
+ * width policy and the JIT's target machine all see the same CPU.
+ */
+#include "host.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct lanes_host host;
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+/* True when the comma-separated LLVM feature list enables `feature`. */
+static bool has_feature(const char *features, const char *feature)
+{
+    char want[64];
+    snprintf(want, sizeof want, "+%s", feature);
+    size_t n = strlen(want);
+    for (const char *p = features; (p = strstr(p, want)) != NULL; p += n) {
+        if ((p == features || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+static void detect(void)
+{
+    char *name = LLVMGetHostCPUName();
+    char *f = LLVMGetHostCPUFeatures();
+    snprintf(host.cpu_name, sizeof host.cpu_name, "%s", name);
+
+    host.fma = has_feature(f, "fma");
+    host.f16c = has_feature(f, "f16c");
+    if (has_feature(f, "avx512f") && has_feature(f, "avx512bw") && has_feature(f, "avx512dq") &&
+        has_feature(f, "avx512vl")) {
+        host.isa = LANES_ISA_AVX512;
+        host.vector_bytes = 64;
+    } else if (has_feature(f, "avx2") && host.fma) {
+        host.isa = LANES_ISA_AVX2;
+        host.vector_bytes = 32;
+    } else if (has_feature(f, "sse4.1")) {
+        host.isa = LANES_ISA_SSE4;
+        host.vector_bytes = 16;
+    } else {
+        host.isa = LANES_ISA_GENERIC;
+        host.vector_bytes = 16;
+    }
+    LLVMDisposeMessage(name);
+    LLVMDisposeMessage(f);
+}
+
+const struct lanes_host *lanes_host(void)
+{
+    pthread_once(&host_once, detect);
+    return &host;
+}
+
+const char *lanes_isa_name(enum lanes_isa isa)
+{
+    switch (isa) {
+    case LANES_ISA_AVX512: return "AVX-512";
+    case LANES_ISA_AVX2: return "AVX2";
+    case LANES_ISA_SSE4: return "SSE4";
+    case LANES_ISA_GENERIC: break;
+    }
+    return "SSE2";
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* The host CPU as LLVM sees it: the ISA the JIT will target. */
+#ifndef LANES_COMPILER_HOST_H
+#define LANES_COMPILER_HOST_H
+
+#include <stdbool.h>
+
+/* Vector instruction set levels that change code generation and policy. */
+enum lanes_isa {
+    LANES_ISA_GENERIC, /* x86-64 baseline: SSE2 */
+    LANES_ISA_SSE4,    /* SSE4.1/4.2 */
+    LANES_ISA_AVX2,    /* AVX2 + FMA */
+    LANES_ISA_AVX512,  /* AVX-512 F, BW, DQ, VL */
+};
+
+struct lanes_host {
+    char cpu_name[64]; /* LLVM's name, e.g. "sapphirerapids" */
+    enum lanes_isa isa;
+    unsigned vector_bytes; /* widest native vector register */
+    bool fma;              /* fused multiply-add in hardware */
+    bool f16c;             /* half <-> float conversions in hardware */
+};
+
+/* Reads the host CPU through LLVM's host detection (done once, cached). */
+const struct lanes_host *lanes_host(void);
+
+/* A short name of an ISA level for logs and device strings. */
+const char *lanes_isa_name(enum lanes_isa isa);
+
+#endif

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/* Device entries: IDs, every clGetDeviceInfo query, sub-devices, timers. */
+#include "check.h"
+#include "info.h"
+#include "machine.h"
+#include "platform.h"
+
+#include <CL/cl_ext.h>
+
+/* Every type bit OpenCL 3.0 defines; anything else is CL_INVALID_DEVICE_TYPE. */
+#define KNOWN_DEVICE_TYPES                                                                         \
+    (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |                            \
+     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM)
+
+bool lanes_device_type_matches(cl_device_type type)
+{
+    return type == CL_DEVICE_TYPE_ALL ||
+           (type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT)) != 0;
+}
+
+bool lanes_device_type_valid(cl_device_type type)
+{
+    return type == CL_DEVICE_TYPE_ALL || (type != 0 && (type & ~KNOWN_DEVICE_TYPES) == 0);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
+                                               cl_uint num_entries, cl_device_id *devices,
+                                               cl_uint *num_devices)
+{
+    LANES_CHECK(lanes_platform_valid(platform), CL_INVALID_PLATFORM, "not a Lanes platform");
+    LANES_CHECK(lanes_device_type_valid(device_type), CL_INVALID_DEVICE_TYPE,
+                "unknown device_type bits");
+    LANES_CHECK(!(devices && num_entries == 0), CL_INVALID_VALUE,
+                "num_entries is 0 but devices is not NULL");
+    LANES_CHECK(devices || num_devices, CL_INVALID_VALUE, "devices and num_devices are both NULL");
+    LANES_CHECK(lanes_device_type_matches(device_type), CL_DEVICE_NOT_FOUND,
+                "Lanes has one device, of type CL_DEVICE_TYPE_CPU");
+    if (devices)
+        devices[0] = lanes_platform()->device;
+    if (num_devices)
+        *num_devices = 1;
+    return CL_SUCCESS;
+}
+
+/* Answers the queries whose value is one cl_uint; false when not one of them. */
+static bool uint_query(cl_device_id d, cl_device_info name, cl_uint *v)
+{
+    const struct lanes_machine *m = lanes_machine();
+    switch (name) {
+    case CL_DEVICE_VENDOR_ID: *v = m->pci_vendor; return true;
+    case CL_DEVICE_MAX_COMPUTE_UNITS: *v = d->compute_units; return true;
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: *v = 3; return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR: *v = d->preferred_width[LANES_CHAR]; return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT: *v = d->preferred_width[LANES_SHORT]; return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT: *v = d->preferred_width[LANES_INT]; return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG: *v = d->preferred_width[LANES_LONG]; return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: *v = d->preferred_width[LANES_FLOAT]; return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+        *v = d->preferred_width[LANES_DOUBLE];
+        return true;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF: *v = d->preferred_width[LANES_HALF]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR: *v = d->native_width[LANES_CHAR]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: *v = d->native_width[LANES_SHORT]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT: *v = d->native_width[LANES_INT]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: *v = d->native_width[LANES_LONG]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: *v = d->native_width[LANES_FLOAT]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: *v = d->native_width[LANES_DOUBLE]; return true;
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: *v = d->native_width[LANES_HALF]; return true;
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY: *v = m->clock_mhz; return true;
+    case CL_DEVICE_ADDRESS_BITS: *v = 64; return true;
+    /* No images yet: every image limit is 0. */
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_SAMPLERS:
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: *v = 0; return true;
+    /* Alignment of buffers, in bits: one cache line covers a long16. */
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: *v = 8 * 128; return true;
+    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: *v = 128; return true;
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: *v = m->last.line; return true;
+    case CL_DEVICE_MAX_CONSTANT_ARGS: *v = 64; return true;
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: *v = 0; return true;
+    case CL_DEVICE_REFERENCE_COUNT: *v = d->parent ? lanes_object_refs(&d->obj) : 1; return true;
+    /* No pipes, no on-device queues (optional in OpenCL 3.0). */
+    case CL_DEVICE_MAX_PIPE_ARGS:
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS: *v = 0; return true;
+    /* 0: atomics want their natural alignment. */
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: *v = 0; return true;
+    /* Sub-groups are offered once the vectorizer runs them. */
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        *v = d->num_sub_group_sizes ? (cl_uint)(LANES_MAX_WORK_GROUP_SIZE / d->sub_group_sizes[0])
+                                    : 0;
+        return true;
+    case CL_DEVICE_NODE_MASK_KHR: *v = 0; return true;
+    }
+    return false;
+}
+
+/* Answers the queries whose value is one cl_bool; false when not one of them. */
+static bool bool_query(cl_device_id d, cl_device_info name, cl_bool *v)
+{
+    (void)d;
+    switch (name) {
+    case CL_DEVICE_ENDIAN_LITTLE:
+    case CL_DEVICE_AVAILABLE:
+    case CL_DEVICE_COMPILER_AVAILABLE: /* a full profile device must say so */
+    case CL_DEVICE_LINKER_AVAILABLE:
+    case CL_DEVICE_HOST_UNIFIED_MEMORY:
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: *v = CL_TRUE; return true;
+    case CL_DEVICE_IMAGE_SUPPORT:
+    case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    case CL_DEVICE_PIPE_SUPPORT:
+    case CL_DEVICE_LUID_VALID_KHR: *v = CL_FALSE; return true;
+    }
+    return false;
+}
+
+/* Answers the queries whose value is one size_t or cl_ulong. */
+static cl_int size_query(cl_device_id d, cl_device_info name, struct lanes_info_out out,
+                         bool *handled)
+{
+    const struct lanes_machine *m = lanes_machine();
+    *handled = true;
+    switch (name) {
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE: return LANES_INFO(out, size_t, LANES_MAX_WORK_GROUP_SIZE);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return LANES_INFO(out, cl_ulong, d->max_alloc_size);
+    case CL_DEVICE_GLOBAL_MEM_SIZE: return LANES_INFO(out, cl_ulong, d->global_mem_size);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return LANES_INFO(out, cl_ulong, m->last.size);
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+        return LANES_INFO(out, cl_ulong, d->constant_buffer_size);
+    case CL_DEVICE_LOCAL_MEM_SIZE: return LANES_INFO(out, cl_ulong, d->local_mem_size);
+    case CL_DEVICE_MAX_PARAMETER_SIZE: return LANES_INFO(out, size_t, LANES_MAX_PARAMETER_SIZE);
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return LANES_INFO(out, size_t, 1);
+    case CL_DEVICE_PRINTF_BUFFER_SIZE: return LANES_INFO(out, size_t, LANES_PRINTF_BUFFER_SIZE);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return LANES_INFO(out, size_t, 0);
+    /* Program-scope globals come with their OpenCL C feature. */
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return LANES_INFO(out, size_t, 0);
+    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        return LANES_INFO(out, size_t, d->num_sub_group_sizes ? d->sub_group_sizes[0] : 1);
+    }
+    *handled = false;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
+                                                size_t param_value_size, void *param_value,
+                                                size_t *param_value_size_ret)
+{
+    LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    struct lanes_info_out out = {param_value_size, param_value, param_value_size_ret};
+    cl_device_id d = device;
+
+    cl_uint u;
+    if (uint_query(d, param_name, &u))
+        return LANES_INFO(out, cl_uint, u);
+    cl_bool b;
+    if (bool_query(d, param_name, &b))
+        return LANES_INFO(out, cl_bool, b);
+    bool handled;
+    cl_int err = size_query(d, param_name, out, &handled);
+    if (handled)
+        return err;
+
+    switch (param_name) {
+    case CL_DEVICE_TYPE: return LANES_INFO(out, cl_device_type, CL_DEVICE_TYPE_CPU);
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+        const size_t sizes[3] = {LANES_MAX_WORK_GROUP_SIZE, LANES_MAX_WORK_GROUP_SIZE,
+                                 LANES_MAX_WORK_GROUP_SIZE};
+        return lanes_info(out, sizes, sizeof sizes);
+    }
+    case CL_DEVICE_SINGLE_FP_CONFIG:
+        return LANES_INFO(out, cl_device_fp_config, d->single_fp_config);
+    case CL_DEVICE_DOUBLE_FP_CONFIG:
+        return LANES_INFO(out, cl_device_fp_config, d->double_fp_config);
+    case CL_DEVICE_HALF_FP_CONFIG: return LANES_INFO(out, cl_device_fp_config, 0);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+        return LANES_INFO(out, cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
+    /* Local memory is ordinary memory on a CPU. */
+    case CL_DEVICE_LOCAL_MEM_TYPE: return LANES_INFO(out, cl_device_local_mem_type, CL_GLOBAL);
+    case CL_DEVICE_EXECUTION_CAPABILITIES:
+        return LANES_INFO(out, cl_device_exec_capabilities, CL_EXEC_KERNEL);
+    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+        return LANES_INFO(out, cl_command_queue_properties, CL_QUEUE_PROFILING_ENABLE);
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+        return LANES_INFO(out, cl_command_queue_properties, 0);
+    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+        return LANES_INFO(out, cl_device_device_enqueue_capabilities, 0);
+    case CL_DEVICE_SVM_CAPABILITIES: return LANES_INFO(out, cl_device_svm_capabilities, 0);
+    /* The minimum OpenCL 3.0 asks for; more comes with the atomics built-ins. */
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+        return LANES_INFO(out, cl_device_atomic_capabilities,
+                          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+        return LANES_INFO(out, cl_device_atomic_capabilities,
+                          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                              CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    case CL_DEVICE_PLATFORM: return LANES_INFO(out, cl_platform_id, d->platform);
+    case CL_DEVICE_PARENT_DEVICE: return LANES_INFO(out, cl_device_id, d->parent);
+    case CL_DEVICE_PARTITION_PROPERTIES: return LANES_INFO(out, cl_device_partition_property, 0);
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return LANES_INFO(out, cl_device_affinity_domain, 0);
+    case CL_DEVICE_PARTITION_TYPE: /* a root device was not partitioned */
+        return lanes_info(out, NULL, 0);
+    case CL_DEVICE_NAME: return lanes_info_string(out, d->name);
+    case CL_DEVICE_VENDOR: return lanes_info_string(out, lanes_machine()->cpu_vendor);
+    case CL_DRIVER_VERSION: return lanes_info_string(out, LANES_VERSION_STRING);
+    case CL_DEVICE_PROFILE: return lanes_info_string(out, "FULL_PROFILE");
+    case CL_DEVICE_VERSION: return lanes_info_string(out, "OpenCL 3.0 Lanes " LANES_VERSION_STRING);
+    case CL_DEVICE_NUMERIC_VERSION: return LANES_INFO(out, cl_version, CL_MAKE_VERSION(3, 0, 0));
+    /* OpenCL C 1.2 until every optional feature of 3.0 is supported. */
+    case CL_DEVICE_OPENCL_C_VERSION: return lanes_info_string(out, "OpenCL C 1.2 Lanes");
+    case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
+        return LANES_INFO(out, cl_version, CL_MAKE_VERSION(1, 2, 0));
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+        return lanes_info(out, d->opencl_c_versions.items,
+                          d->opencl_c_versions.count * sizeof(cl_name_version));
+    case CL_DEVICE_OPENCL_C_FEATURES:
+        return lanes_info(out, d->opencl_c_features.items,
+                          d->opencl_c_features.count * sizeof(cl_name_version));
+    case CL_DEVICE_EXTENSIONS: return lanes_info_string(out, d->extensions.joined);
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+        return lanes_info(out, d->extensions.items, d->extensions.count * sizeof(cl_name_version));
+    case CL_DEVICE_BUILT_IN_KERNELS: return lanes_info_string(out, "");
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return lanes_info(out, NULL, 0);
+    case CL_DEVICE_IL_VERSION: return lanes_info_string(out, "");
+    case CL_DEVICE_ILS_WITH_VERSION: return lanes_info(out, NULL, 0);
+    /* No official conformance run has been passed: the earliest valid stamp. */
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+        return lanes_info_string(out, "v0000-01-01-00");
+    case CL_DEVICE_UUID_KHR: return lanes_info(out, d->uuid, sizeof d->uuid);
+    case CL_DRIVER_UUID_KHR: return lanes_info(out, d->driver_uuid, sizeof d->driver_uuid);
+    case CL_DEVICE_LUID_KHR: { /* LUIDs are a Windows notion: never valid here */
+        const cl_uchar luid[CL_LUID_SIZE_KHR] = {0};
+        return lanes_info(out, luid, sizeof luid);
+    }
+    case CL_DEVICE_SUB_GROUP_SIZES_INTEL:
+        LANES_CHECK(d->num_sub_group_sizes, CL_INVALID_VALUE,
+                    "cl_intel_required_subgroup_size is not offered yet");
+        return lanes_info(out, d->sub_group_sizes, d->num_sub_group_sizes * sizeof(size_t));
+    }
+    LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
+}
+
+/* The root device is not reference counted (OpenCL 1.2, 5.1). */
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device)
+{
+    LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device)
+{
+    LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    return CL_SUCCESS;
+}
+
+/*
+ * CL_DEVICE_PARTITION_PROPERTIES lists no partition scheme yet, so every
+ * request is one the device does not support: CL_INVALID_VALUE.
+ */
+CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
+                                                   const cl_device_partition_property *properties,
+                                                   cl_uint num_devices, cl_device_id *out_devices,
+                                                   cl_uint *num_devices_ret)
+{
+    (void)num_devices, (void)out_devices, (void)num_devices_ret;
+    LANES_CHECK(lanes_device_valid(in_device), CL_INVALID_DEVICE, "not a Lanes device");
+    LANES_CHECK(properties, CL_INVALID_VALUE, "properties is NULL");
+    LANES_FAIL(CL_INVALID_VALUE, "no partition scheme is supported yet");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
+{
+    LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    LANES_CHECK(host_timestamp, CL_INVALID_VALUE, "host_timestamp is NULL");
+    *host_timestamp = lanes_now_ns();
+    return CL_SUCCESS;
+}
+
+/* The device runs on the host's clock: both timestamps are one reading. */
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device,
+                                                        cl_ulong *device_timestamp,
+                                                        cl_ulong *host_timestamp)
+{
+    LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    LANES_CHECK(device_timestamp && host_timestamp, CL_INVALID_VALUE,
+                "a timestamp pointer is NULL");
+    *device_timestamp = *host_timestamp = lanes_now_ns();
+    return CL_SUCCESS;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU device: its capabilities derived from the host ISA (through LLVM)
+ * and the machine's facts. A capability is listed only once it works.
+ */
+#include "platform.h"
+
+#include "../compiler/host.h"
+#include "env.h"
+#include "machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Extensions of the device, each listed only with a test proving it. The
+ * platform's list (platform.c) adds the platform-only ones.
+ */
+static const cl_name_version device_extensions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"},
+};
+
+/* An OpenCL 3.0 device must accept OpenCL C 1.0 to 1.2. */
+static const cl_name_version opencl_c_versions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+};
+
+/* 128 bits of FNV-1a over `text`: stable across processes and runs. */
+static void hash_uuid(cl_uchar out[CL_UUID_SIZE_KHR], const char *text)
+{
+    uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h[0] = (h[0] ^ *p) * 0x100000001b3ull;
+        h[1] = (h[1] ^ *p ^ 0x5a) * 0x100000001b3ull;
+    }
+    memcpy(out, h, CL_UUID_SIZE_KHR);
+    out[6] = (cl_uchar)((out[6] & 0x0f) | 0x50); /* RFC 4122 name-based layout */
+    out[8] = (cl_uchar)((out[8] & 0x3f) | 0x80);
+}
+
+static void read_machine_id(char *out, size_t size)
+{
+    out[0] = '\0';
+    FILE *f = fopen("/etc/machine-id", "r");
+    if (!f)
+        return;
+    if (!fgets(out, (int)size, f))
+        out[0] = '\0';
+    fclose(f);
+    out[strcspn(out, "\n")] = '\0';
+}
+
+/* Native widths: how many elements of `bytes` fill one vector register. */
+static void set_vector_widths(cl_device_id dev, unsigned vector_bytes)
+{
+    static const unsigned bytes[LANES_NUM_SCALARS] = {1, 2, 4, 8, 4, 8, 2};
+    for (int t = 0; t < LANES_NUM_SCALARS; t++) {
+        unsigned w = vector_bytes / bytes[t];
+        if (w > 16)
+            w = 16; /* the widest OpenCL C vector */
+        dev->native_width[t] = dev->preferred_width[t] = w ? w : 1;
+    }
+    /* No cl_khr_fp64 or cl_khr_fp16 yet: the specification asks for 0. */
+    dev->native_width[LANES_DOUBLE] = dev->preferred_width[LANES_DOUBLE] = 0;
+    dev->native_width[LANES_HALF] = dev->preferred_width[LANES_HALF] = 0;
+}
+
+void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
+{
+    const struct lanes_machine *m = lanes_machine();
+    const struct lanes_host *h = lanes_host();
+
+    lanes_object_init(&dev->obj, LANES_MAGIC_DEVICE);
+    dev->platform = platform;
+    dev->parent = NULL;
+    snprintf(dev->name, sizeof dev->name, "%s", m->cpu_model);
+    dev->compute_units = (cl_uint)lanes_env_uint("LANES_NUM_THREADS", m->cpus);
+
+    /* Leave a quarter of the memory to the host; one allocation may take a quarter of the rest. */
+    dev->global_mem_size = m->memory / 4 * 3;
+    dev->max_alloc_size = dev->global_mem_size / 4;
+    if (dev->max_alloc_size < (128u << 20))
+        dev->max_alloc_size = 128u << 20;
+    /* Local memory is a per-worker arena meant to stay in the core's L2. */
+    dev->local_mem_size = m->l2.size;
+    if (dev->local_mem_size < (64u << 10))
+        dev->local_mem_size = 64u << 10;
+    if (dev->local_mem_size > (1u << 20))
+        dev->local_mem_size = 1u << 20;
+    dev->constant_buffer_size = 64u << 20;
+
+    set_vector_widths(dev, h->vector_bytes);
+    dev->single_fp_config =
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | (h->fma ? CL_FP_FMA : 0);
+    dev->double_fp_config = 0;
+    dev->num_sub_group_sizes = 0;
+
+    char id[512], machine_id[64];
+    read_machine_id(machine_id, sizeof machine_id);
+    snprintf(id, sizeof id, "lanes-device:%s:%s:%s", m->cpu_vendor, m->cpu_model, machine_id);
+    hash_uuid(dev->uuid, id);
+    hash_uuid(dev->driver_uuid, "lanes-driver:" LANES_VERSION_STRING);
+
+    dev->extensions = lanes_name_list_make(device_extensions,
+                                           sizeof device_extensions / sizeof *device_extensions);
+    dev->opencl_c_versions = lanes_name_list_make(opencl_c_versions, sizeof opencl_c_versions /
+                                                                         sizeof *opencl_c_versions);
+    dev->opencl_c_features = lanes_name_list_make(NULL, 0);
+}
+
+bool lanes_device_valid(cl_device_id d)
+{
+    return lanes_object_is(d, LANES_MAGIC_DEVICE);
+}

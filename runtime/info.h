@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The param_value / param_value_size protocol of every clGet*Info entry. */
+#ifndef LANES_RUNTIME_INFO_H
+#define LANES_RUNTIME_INFO_H
+
+#include <CL/cl.h>
+#include <stddef.h>
+
+/* Where a clGet*Info entry writes its answer. */
+struct lanes_info_out {
+    size_t size;
+    void *value;
+    size_t *size_ret;
+};
+
+/*
+ * Answers a query with `size` bytes at `src`: reports the size, and copies
+ * the bytes when a buffer is given; CL_INVALID_VALUE when it is too small.
+ */
+cl_int lanes_info(struct lanes_info_out out, const void *src, size_t size);
+
+/* Answers with a NUL-terminated string. */
+cl_int lanes_info_string(struct lanes_info_out out, const char *s);
+
+/* Answers with one value of `type`, e.g. LANES_INFO(out, cl_uint, 3). */
+#define LANES_INFO(out, type, v) lanes_info((out), &(type){v}, sizeof(type))
+
+#endif
