@@ -5,6 +5,8 @@
  */
 #include "host.h"
 
+#include "sha256.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 #include <pthread.h>
@@ -49,6 +51,14 @@ static void detect(void)
         host.isa = LANES_ISA_GENERIC;
         host.vector_bytes = 16;
     }
+    unsigned char digest[32];
+    struct lanes_sha256 h;
+    lanes_sha256_init(&h);
+    lanes_sha256_update(&h, f, strlen(f));
+    lanes_sha256_final(&h, digest);
+    int n = snprintf(host.isa_key, sizeof host.isa_key, "%.60s/", host.cpu_name);
+    for (int i = 0; i < 8 && n + 2 < (int)sizeof host.isa_key; i++)
+        n += snprintf(host.isa_key + n, sizeof host.isa_key - (size_t)n, "%02x", digest[i]);
     LLVMDisposeMessage(name);
     LLVMDisposeMessage(f);
 }

@@ -19,6 +19,8 @@ struct lanes_host {
     unsigned vector_bytes; /* widest native vector register */
     bool fma;              /* fused multiply-add in hardware */
     bool f16c;             /* half <-> float conversions in hardware */
+    char isa_key[96];      /* CPU name and a digest of its features: code built for one key
+                              runs on any host with the same key */
 };
 
 /* Reads the host CPU through LLVM's host detection (done once, cached). */

@@ -130,93 +130,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_
     NOT_YET(CL_INVALID_SAMPLER);
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
-                                                              const char **strings,
-                                                              const size_t *lengths,
-                                                              cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list, const size_t *lengths,
-    const unsigned char **binaries, cl_int *binary_status, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
-    cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
-    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
-                                                 size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
-                                                      cl_program_build_info param_name,
-                                                      size_t param_value_size, void *param_value,
-                                                      size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
-                                                  cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
-                                                         cl_kernel *kernels,
-                                                         cl_uint *num_kernels_ret)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
-                                                size_t param_value_size, void *param_value,
-                                                size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
-                                                         cl_kernel_work_group_info param_name,
-                                                         size_t param_value_size, void *param_value,
-                                                         size_t *param_value_size_ret)
 {
     NOT_YET(CL_INVALID_KERNEL);
 }
@@ -558,13 +473,6 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags f
     NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const char *kernel_names, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
     cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
@@ -580,14 +488,6 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
               cl_int *errcode_ret)
 {
     NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx,
-                                                   cl_kernel_arg_info param_name,
-                                                   size_t param_value_size, void *param_value,
-                                                   size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,

@@ -42,4 +42,12 @@ static inline void lanes_set_error(cl_int *errcode_ret, cl_int err)
         }                                                                                          \
     } while (0)
 
+/* Reports `err` through errcode_ret and returns NULL unconditionally. */
+#define LANES_FAIL_OBJ(err, errcode_ret, reason)                                                   \
+    do {                                                                                           \
+        lanes_refuse(__func__, #err, reason);                                                      \
+        lanes_set_error((errcode_ret), (err));                                                     \
+        return NULL;                                                                               \
+    } while (0)
+
 #endif

@@ -15,6 +15,8 @@ enum lanes_magic {
     LANES_MAGIC_PLATFORM = 0x4c504c54u, /* 'LPLT' */
     LANES_MAGIC_DEVICE = 0x4c444556u,   /* 'LDEV' */
     LANES_MAGIC_CONTEXT = 0x4c435458u,  /* 'LCTX' */
+    LANES_MAGIC_PROGRAM = 0x4c505247u,  /* 'LPRG' */
+    LANES_MAGIC_KERNEL = 0x4c4b524eu,   /* 'LKRN' */
     LANES_MAGIC_DEAD = 0xdeadbeefu,
 };
 

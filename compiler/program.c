@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building a program module from source: the Clang bridge, then the kernels'
+ * metadata read from the module (Clang's kernel_arg_* nodes and attributes).
+ * Each build uses its own LLVM context, so builds on different threads never
+ * share one.
+ */
+#include "program.h"
+
+#include "cache.h"
+#include "frontend/frontend.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The named metadata node of a function, as a value; NULL when absent. */
+static LLVMValueRef function_md(LLVMValueRef fn, const char *kind)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
+    size_t n;
+    LLVMValueMetadataEntry *all = LLVMGlobalCopyAllMetadata(fn, &n);
+    LLVMValueRef v = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (LLVMValueMetadataEntriesGetKind(all, (unsigned)i) == id)
+            v = LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(all, (unsigned)i));
+    if (all)
+        LLVMDisposeValueMetadataEntries(all);
+    return v;
+}
+
+/* Operand `i` of a metadata node as a string; "" when it is not one. */
+static char *md_string(LLVMValueRef node, unsigned i)
+{
+    unsigned n = LLVMGetMDNodeNumOperands(node);
+    if (i >= n)
+        return strdup("");
+    LLVMValueRef ops[n];
+    LLVMGetMDNodeOperands(node, ops);
+    unsigned len = 0;
+    const char *s = ops[i] ? LLVMGetMDString(ops[i], &len) : NULL;
+    char *r = malloc(len + 1);
+    if (r) {
+        if (len)
+            memcpy(r, s, len);
+        r[len] = '\0';
+    }
+    return r;
+}
+
+/* Operand `i` of a metadata node as an integer constant; 0 when it is not one. */
+static unsigned long long md_int(LLVMValueRef node, unsigned i)
+{
+    unsigned n = LLVMGetMDNodeNumOperands(node);
+    if (i >= n)
+        return 0;
+    LLVMValueRef ops[n];
+    LLVMGetMDNodeOperands(node, ops);
+    return ops[i] && LLVMIsAConstantInt(ops[i]) ? LLVMConstIntGetZExtValue(ops[i]) : 0;
+}
+
+static cl_kernel_arg_access_qualifier access_of(const char *s)
+{
+    if (strcmp(s, "read_only") == 0)
+        return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    if (strcmp(s, "write_only") == 0)
+        return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    if (strcmp(s, "read_write") == 0)
+        return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    return CL_KERNEL_ARG_ACCESS_NONE;
+}
+
+static cl_kernel_arg_type_qualifier type_qualifier_of(const char *s)
+{
+    cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+    if (strstr(s, "const"))
+        q |= CL_KERNEL_ARG_TYPE_CONST;
+    if (strstr(s, "restrict"))
+        q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (strstr(s, "volatile"))
+        q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    if (strstr(s, "pipe"))
+        q |= CL_KERNEL_ARG_TYPE_PIPE;
+    return q;
+}
+
+/* Clang's SPIR-style address space numbers (the bridge keeps them). */
+static cl_kernel_arg_address_qualifier address_of(unsigned long long as)
+{
+    switch (as) {
+    case 1: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case 2: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case 3: return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    }
+    return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+static int read_args(LLVMValueRef fn, LLVMTargetDataRef td, struct lanes_kernel_info *k)
+{
+    LLVMValueRef as = function_md(fn, "kernel_arg_addr_space");
+    LLVMValueRef access = function_md(fn, "kernel_arg_access_qual");
+    LLVMValueRef type = function_md(fn, "kernel_arg_type");
+    LLVMValueRef qual = function_md(fn, "kernel_arg_type_qual");
+    LLVMValueRef name = function_md(fn, "kernel_arg_name");
+    k->num_args = LLVMCountParams(fn);
+    if (as && LLVMGetMDNodeNumOperands(as) != k->num_args)
+        return -1; /* one parameter per argument is what the launcher relies on */
+    k->args = calloc(k->num_args ? k->num_args : 1, sizeof *k->args);
+    if (!k->args)
+        return -1;
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    for (unsigned i = 0; i < k->num_args; i++) {
+        struct lanes_kernel_arg *a = &k->args[i];
+        LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+        a->address = address_of(as ? md_int(as, i) : 0);
+        char *acc = access ? md_string(access, i) : strdup("none");
+        char *q = qual ? md_string(qual, i) : strdup("");
+        a->type_name = type ? md_string(type, i) : strdup("");
+        a->name = name ? md_string(name, i) : strdup("");
+        if (!acc || !q || !a->type_name || !a->name) {
+            free(acc), free(q);
+            return -1;
+        }
+        a->access = access_of(acc);
+        a->type_qualifier = type_qualifier_of(q);
+        free(acc), free(q);
+        LLVMAttributeRef by = LLVMGetEnumAttributeAtIndex(fn, i + 1, byval);
+        if (strncmp(a->type_name, "image", 5) == 0)
+            a->kind = LANES_ARG_IMAGE;
+        else if (strcmp(a->type_name, "sampler_t") == 0)
+            a->kind = LANES_ARG_SAMPLER;
+        else if (a->address == CL_KERNEL_ARG_ADDRESS_LOCAL)
+            a->kind = LANES_ARG_LOCAL;
+        else if (a->address != CL_KERNEL_ARG_ADDRESS_PRIVATE)
+            a->kind = LANES_ARG_BUFFER;
+        else
+            a->kind = LANES_ARG_VALUE;
+        if (a->kind == LANES_ARG_VALUE)
+            a->size = by ? LLVMABISizeOfType(td, LLVMGetTypeAttributeValue(by))
+                         : LLVMABISizeOfType(td, t);
+        else
+            a->size = sizeof(void *);
+    }
+    return 0;
+}
+
+/* The bytes of the kernel's own __local variables, which Clang names "<kernel>.<var>". */
+static cl_ulong local_bytes(LLVMModuleRef m, LLVMTargetDataRef td, const char *kernel)
+{
+    size_t n = strlen(kernel);
+    cl_ulong total = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && len > n && name[n] == '.' &&
+            strncmp(name, kernel, n) == 0) {
+            unsigned align = LLVMGetAlignment(g);
+            if (align)
+                total = (total + align - 1) / align * align;
+            total += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+        }
+    }
+    return total;
+}
+
+/* The kernel attributes as CL_KERNEL_ATTRIBUTES spells them. */
+static char *attributes_of(const struct lanes_kernel_info *k)
+{
+    char buf[256] = "";
+    size_t len = 0;
+    if (k->reqd_work_group_size[0])
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "reqd_work_group_size(%zu,%zu,%zu)",
+                                k->reqd_work_group_size[0], k->reqd_work_group_size[1],
+                                k->reqd_work_group_size[2]);
+    if (k->work_group_size_hint[0] && len < sizeof buf)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%swork_group_size_hint(%zu,%zu,%zu)",
+                                len ? " " : "", k->work_group_size_hint[0],
+                                k->work_group_size_hint[1], k->work_group_size_hint[2]);
+    if (k->reqd_sub_group_size && len < sizeof buf)
+        snprintf(buf + len, sizeof buf - len, "%sintel_reqd_sub_group_size(%u)", len ? " " : "",
+                 k->reqd_sub_group_size);
+    return strdup(buf);
+}
+
+static int read_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn,
+                       struct lanes_kernel_info *k)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (!(k->name = strndup(name, len)) || read_args(fn, td, k))
+        return -1;
+    LLVMValueRef reqd = function_md(fn, "reqd_work_group_size");
+    LLVMValueRef hint = function_md(fn, "work_group_size_hint");
+    LLVMValueRef sg = function_md(fn, "intel_reqd_sub_group_size");
+    for (unsigned d = 0; d < 3; d++) {
+        k->reqd_work_group_size[d] = reqd ? (size_t)md_int(reqd, d) : 0;
+        k->work_group_size_hint[d] = hint ? (size_t)md_int(hint, d) : 0;
+    }
+    k->reqd_sub_group_size = sg ? (cl_uint)md_int(sg, 0) : 0;
+    k->local_mem_size = local_bytes(m, td, k->name);
+    return (k->attributes = attributes_of(k)) ? 0 : -1;
+}
+
+/* A kernel is a definition that carries Clang's kernel argument metadata. */
+static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
+{
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+    size_t n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && function_md(f, "kernel_arg_addr_space"))
+            n++;
+    pm->kernels = calloc(n ? n : 1, sizeof *pm->kernels);
+    int rc = pm->kernels ? 0 : -1;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && rc == 0; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && function_md(f, "kernel_arg_addr_space"))
+            rc = read_kernel(m, td, f, &pm->kernels[pm->num_kernels++]);
+    LLVMDisposeTargetData(td);
+    return rc;
+}
+
+/* -cl-ext=-all,+name,... : exactly the device's extensions and features. */
+static char *cl_ext_arg(const struct lanes_language *lang)
+{
+    size_t len = 16;
+    for (size_t i = 0; i < lang->num_extensions; i++)
+        len += strlen(lang->extensions[i].name) + 2;
+    for (size_t i = 0; i < lang->num_features; i++)
+        len += strlen(lang->features[i].name) + 2;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    p += sprintf(p, "-cl-ext=-all");
+    for (size_t i = 0; i < lang->num_extensions; i++)
+        p += sprintf(p, ",+%s", lang->extensions[i].name);
+    for (size_t i = 0; i < lang->num_features; i++)
+        p += sprintf(p, ",+%s", lang->features[i].name);
+    return s;
+}
+
+/* Adds a line of our own to a Clang log. */
+static void append_log(char **log, const char *line)
+{
+    size_t old = *log ? strlen(*log) : 0;
+    char *grown = realloc(*log, old + strlen(line) + 1);
+    if (grown) {
+        strcpy(grown + old, line);
+        *log = grown;
+    }
+}
+
+struct lanes_program_module *lanes_program_build(const char *source, size_t size,
+                                                 const struct lanes_options *options,
+                                                 const struct lanes_language *language, char **log)
+{
+    *log = NULL;
+    struct lanes_cache_key key;
+    lanes_cache_key(&key, source, size, options, language);
+    struct lanes_program_module *cached = lanes_cache_load(&key, log);
+    if (cached)
+        return cached;
+    char *ext = cl_ext_arg(language);
+    size_t n = options->num_clang_args;
+    const char **args = malloc((n + 2) * sizeof *args);
+    struct lanes_program_module *pm = calloc(1, sizeof *pm);
+    if (!ext || !args || !pm) {
+        free(ext), free(args), free(pm);
+        *log = strdup("out of host memory\n");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        args[i] = options->clang_args[i];
+    args[n++] = ext;
+    /* Kernel argument names are always kept; clGetKernelArgInfo shows them only on request. */
+    args[n++] = "-cl-kernel-arg-info";
+
+    LLVMContextRef ctx = LLVMContextCreate();
+    struct lanes_frontend_request req = {
+        .args = args, .num_args = n, .source = {"input.cl", source, size}};
+    struct lanes_frontend_result res = {0};
+    int rc = lanes_frontend_compile(ctx, &req, &res);
+    *log = res.log;
+    if (rc == 0 && read_kernels(res.module, pm) != 0) {
+        rc = -1;
+        append_log(log, "lanes: cannot read the kernels' argument metadata\n");
+    }
+    if (rc == 0) {
+        LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(res.module);
+        pm->bitcode_size = LLVMGetBufferSize(buf);
+        pm->bitcode = malloc(pm->bitcode_size);
+        if (pm->bitcode)
+            memcpy(pm->bitcode, LLVMGetBufferStart(buf), pm->bitcode_size);
+        else
+            rc = -1;
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    if (res.module)
+        LLVMDisposeModule(res.module);
+    LLVMContextDispose(ctx);
+    free(ext);
+    free(args);
+    if (rc != 0) {
+        lanes_program_module_free(pm);
+        return NULL;
+    }
+    lanes_cache_store(&key, pm, *log);
+    return pm;
+}
+
+struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitcode, size_t size)
+{
+    struct lanes_program_module *pm = calloc(1, sizeof *pm);
+    if (!pm || !(pm->bitcode = malloc(size ? size : 1))) {
+        free(pm);
+        return NULL;
+    }
+    memcpy(pm->bitcode, bitcode, size);
+    pm->bitcode_size = size;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, size, "program", 0);
+    LLVMModuleRef m = NULL;
+    int rc = LLVMParseBitcodeInContext2(ctx, buf, &m) ? -1 : read_kernels(m, pm);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMContextDispose(ctx);
+    if (rc != 0) {
+        lanes_program_module_free(pm);
+        return NULL;
+    }
+    return pm;
+}
+
+void lanes_program_module_free(struct lanes_program_module *m)
+{
+    if (!m)
+        return;
+    for (size_t k = 0; k < m->num_kernels; k++) {
+        struct lanes_kernel_info *ki = &m->kernels[k];
+        for (size_t i = 0; ki->args && i < ki->num_args; i++) {
+            free(ki->args[i].type_name);
+            free(ki->args[i].name);
+        }
+        free(ki->args);
+        free(ki->name);
+        free(ki->attributes);
+    }
+    free(m->kernels);
+    free(m->bitcode);
+    free(m);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program module: what a built program holds (bitcode plus the metadata
+ * of its kernels), and building it from OpenCL C source. The runtime sees
+ * only this interface, never IR.
+ */
+#ifndef LANES_COMPILER_PROGRAM_H
+#define LANES_COMPILER_PROGRAM_H
+
+#include "options.h"
+
+#include <CL/cl.h>
+#include <stddef.h>
+
+/* How a kernel argument is passed. */
+enum lanes_arg_kind {
+    LANES_ARG_VALUE,   /* by value: `size` bytes copied */
+    LANES_ARG_BUFFER,  /* __global or __constant pointer: a cl_mem, SVM pointer or NULL */
+    LANES_ARG_LOCAL,   /* __local pointer: the size of the region is given */
+    LANES_ARG_IMAGE,   /* image types */
+    LANES_ARG_SAMPLER, /* sampler_t */
+};
+
+struct lanes_kernel_arg {
+    enum lanes_arg_kind kind;
+    size_t size; /* bytes of a by-value argument */
+    cl_kernel_arg_address_qualifier address;
+    cl_kernel_arg_access_qualifier access;
+    cl_kernel_arg_type_qualifier type_qualifier;
+    char *type_name; /* as written, e.g. "float*" */
+    char *name;
+};
+
+struct lanes_kernel_info {
+    char *name;
+    size_t num_args;
+    struct lanes_kernel_arg *args;
+    size_t reqd_work_group_size[3]; /* zeros when not given */
+    size_t work_group_size_hint[3];
+    cl_uint reqd_sub_group_size; /* intel_reqd_sub_group_size, 0 when not given */
+    cl_ulong local_mem_size;     /* bytes of __local variables declared in the kernel */
+    char *attributes;            /* CL_KERNEL_ATTRIBUTES */
+};
+
+struct lanes_program_module {
+    void *bitcode;
+    size_t bitcode_size;
+    struct lanes_kernel_info *kernels;
+    size_t num_kernels;
+};
+
+/* Extensions and OpenCL C features the frontend defines macros for. */
+struct lanes_language {
+    const cl_name_version *extensions;
+    size_t num_extensions;
+    const cl_name_version *features;
+    size_t num_features;
+};
+
+/*
+ * Compiles `source` with parsed `options` into a program module. Returns
+ * NULL on failure; `*log` receives the diagnostics either way (malloc'd).
+ */
+struct lanes_program_module *lanes_program_build(const char *source, size_t size,
+                                                 const struct lanes_options *options,
+                                                 const struct lanes_language *language, char **log);
+
+/* A module from bitcode of a previous build (kernel metadata read back); NULL if unreadable. */
+struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitcode, size_t size);
+
+/* Frees a module and everything in it. */
+void lanes_program_module_free(struct lanes_program_module *m);
+
+#endif

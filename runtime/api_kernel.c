@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel entries: creation from a built program and the kernel queries. */
+#include "../compiler/program.h"
+#include "check.h"
+#include "context.h"
+#include "info.h"
+#include "kernel.h"
+#include "platform.h"
+#include "program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool lanes_kernel_valid(cl_kernel k)
+{
+    return lanes_object_is(k, LANES_MAGIC_KERNEL);
+}
+
+/* A new kernel object for `info`; takes a reference to the program. */
+static cl_kernel kernel_new(cl_program program, const struct lanes_kernel_info *info)
+{
+    cl_kernel k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    lanes_object_init(&k->obj, LANES_MAGIC_KERNEL);
+    k->program = program;
+    k->info = info;
+    lanes_program_retain(program);
+    atomic_fetch_add(&program->kernels, 1);
+    return k;
+}
+
+static void kernel_release(cl_kernel k)
+{
+    if (!lanes_object_release(&k->obj))
+        return;
+    cl_program p = k->program;
+    free(k);
+    atomic_fetch_sub(&p->kernels, 1);
+    lanes_program_release(p);
+}
+
+/* The program's module once built, or NULL; the module lives until the program is rebuilt,
+ * which attached kernels forbid. */
+static const struct lanes_program_module *built_module(cl_program p)
+{
+    pthread_mutex_lock(&p->lock);
+    const struct lanes_program_module *m = p->status == CL_BUILD_SUCCESS ? p->module : NULL;
+    pthread_mutex_unlock(&p->lock);
+    return m;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
+                                                  cl_int *errcode_ret)
+{
+    LANES_CHECK_OBJ(lanes_program_valid(program), CL_INVALID_PROGRAM, errcode_ret,
+                    "not a live program");
+    const struct lanes_program_module *m = built_module(program);
+    LANES_CHECK_OBJ(m, CL_INVALID_PROGRAM_EXECUTABLE, errcode_ret, "the program is not built");
+    LANES_CHECK_OBJ(kernel_name, CL_INVALID_VALUE, errcode_ret, "kernel_name is NULL");
+    for (size_t i = 0; i < m->num_kernels; i++) {
+        if (strcmp(m->kernels[i].name, kernel_name) == 0) {
+            cl_kernel k = kernel_new(program, &m->kernels[i]);
+            LANES_CHECK_OBJ(k, CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the kernel");
+            lanes_set_error(errcode_ret, CL_SUCCESS);
+            return k;
+        }
+    }
+    LANES_FAIL_OBJ(CL_INVALID_KERNEL_NAME, errcode_ret, "no kernel of that name");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                                         cl_kernel *kernels,
+                                                         cl_uint *num_kernels_ret)
+{
+    LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
+    const struct lanes_program_module *m = built_module(program);
+    LANES_CHECK(m, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+    LANES_CHECK(!kernels || num_kernels >= m->num_kernels, CL_INVALID_VALUE,
+                "num_kernels is smaller than the number of kernels");
+    if (kernels) {
+        for (size_t i = 0; i < m->num_kernels; i++) {
+            kernels[i] = kernel_new(program, &m->kernels[i]);
+            if (!kernels[i]) {
+                while (i--)
+                    kernel_release(kernels[i]);
+                LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "allocating the kernels");
+            }
+        }
+    }
+    if (num_kernels_ret)
+        *num_kernels_ret = (cl_uint)m->num_kernels;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    lanes_object_retain(&kernel->obj);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    kernel_release(kernel);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                                size_t param_value_size, void *param_value,
+                                                size_t *param_value_size_ret)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    struct lanes_info_out out = {param_value_size, param_value, param_value_size_ret};
+    const struct lanes_kernel_info *k = kernel->info;
+    switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME: return lanes_info_string(out, k->name);
+    case CL_KERNEL_NUM_ARGS: return LANES_INFO(out, cl_uint, (cl_uint)k->num_args);
+    case CL_KERNEL_REFERENCE_COUNT:
+        return LANES_INFO(out, cl_uint, lanes_object_refs(&kernel->obj));
+    case CL_KERNEL_CONTEXT: return LANES_INFO(out, cl_context, kernel->program->context);
+    case CL_KERNEL_PROGRAM: return LANES_INFO(out, cl_program, kernel->program);
+    case CL_KERNEL_ATTRIBUTES: return lanes_info_string(out, k->attributes);
+    }
+    LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                                   cl_kernel_arg_info param_name,
+                                                   size_t param_value_size, void *param_value,
+                                                   size_t *param_value_size_ret)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_CHECK(arg_index < kernel->info->num_args, CL_INVALID_ARG_INDEX,
+                "arg_index is not an argument");
+    struct lanes_info_out out = {param_value_size, param_value, param_value_size_ret};
+    const struct lanes_kernel_arg *a = &kernel->info->args[arg_index];
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    case CL_KERNEL_ARG_TYPE_NAME:
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    case CL_KERNEL_ARG_NAME: break;
+    default: LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
+    }
+    LANES_CHECK(kernel->program->kernel_arg_info, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                "the program was not built with -cl-kernel-arg-info");
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+        return LANES_INFO(out, cl_kernel_arg_address_qualifier, a->address);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+        return LANES_INFO(out, cl_kernel_arg_access_qualifier, a->access);
+    case CL_KERNEL_ARG_TYPE_NAME: return lanes_info_string(out, a->type_name);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        return LANES_INFO(out, cl_kernel_arg_type_qualifier, a->type_qualifier);
+    }
+    return lanes_info_string(out, a->name);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                         cl_kernel_work_group_info param_name,
+                                                         size_t param_value_size, void *param_value,
+                                                         size_t *param_value_size_ret)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    cl_context c = kernel->program->context;
+    LANES_CHECK(device ? lanes_context_has_device(c, device) : c->num_devices == 1,
+                CL_INVALID_DEVICE, "device is not the kernel's, or NULL with several devices");
+    struct lanes_info_out out = {param_value_size, param_value, param_value_size_ret};
+    const struct lanes_kernel_info *k = kernel->info;
+    switch (param_name) {
+    case CL_KERNEL_WORK_GROUP_SIZE: {
+        size_t n = LANES_MAX_WORK_GROUP_SIZE;
+        if (k->reqd_work_group_size[0])
+            n = k->reqd_work_group_size[0] * k->reqd_work_group_size[1] *
+                k->reqd_work_group_size[2];
+        return LANES_INFO(out, size_t, n);
+    }
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+        return lanes_info(out, k->reqd_work_group_size, sizeof k->reqd_work_group_size);
+    case CL_KERNEL_LOCAL_MEM_SIZE: return LANES_INFO(out, cl_ulong, k->local_mem_size);
+    /* Work-items run one per sub-group until the vectorizer lands (width 1). */
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return LANES_INFO(out, size_t, 1);
+    case CL_KERNEL_PRIVATE_MEM_SIZE: return LANES_INFO(out, cl_ulong, 0);
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+        LANES_FAIL(CL_INVALID_VALUE, "only for built-in kernels or custom devices");
+    }
+    LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
+}

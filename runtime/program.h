@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Program objects: source or binary, and the result of building it. */
+#ifndef LANES_RUNTIME_PROGRAM_H
+#define LANES_RUNTIME_PROGRAM_H
+
+#include "object.h"
+
+#include <pthread.h>
+
+struct lanes_program_module;
+
+struct _cl_program {
+    struct lanes_object obj;
+    cl_context context;
+    char *source; /* NUL-terminated; NULL for programs made from binaries */
+    size_t source_size;
+    pthread_mutex_t lock; /* guards everything below */
+    cl_build_status status;
+    cl_program_binary_type binary_type;
+    char *options;                       /* of the last build, "" before one */
+    char *log;                           /* of the last build, "" before one */
+    struct lanes_program_module *module; /* NULL until built */
+    bool kernel_arg_info;                /* built with -cl-kernel-arg-info */
+    atomic_uint kernels;                 /* kernel objects attached */
+};
+LANES_OBJECT_FIRST(struct _cl_program);
+
+/* True when `p` is a live program. */
+bool lanes_program_valid(cl_program p);
+
+void lanes_program_retain(cl_program p);
+
+/* Drops one reference; the last frees the program. */
+void lanes_program_release(cl_program p);
+
+#endif
