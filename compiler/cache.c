@@ -7,7 +7,6 @@
  */
 #include "cache.h"
 
-#include "../runtime/env.h"
 #include "binary.h"
 #include "host.h"
 #include "sha256.h"
@@ -17,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,8 +25,10 @@ static const char log_magic[8] = "LANESLOG";
 /* The cache directory (created), or false when the cache is off or unusable. */
 static bool cache_dir(char *out, size_t size)
 {
+    /* Off for "0", "no", "off" and "false"; on when unset or anything else (README). */
     const char *v = getenv("LANES_CACHE");
-    if (v && *v && !lanes_env_flag("LANES_CACHE"))
+    if (v && (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0 ||
+              strcasecmp(v, "false") == 0))
         return false;
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     int n;

@@ -140,11 +140,16 @@ static int read_args(LLVMValueRef fn, LLVMTargetDataRef td, struct lanes_kernel_
             a->kind = LANES_ARG_BUFFER;
         else
             a->kind = LANES_ARG_VALUE;
-        if (a->kind == LANES_ARG_VALUE)
-            a->size = by ? LLVMABISizeOfType(td, LLVMGetTypeAttributeValue(by))
-                         : LLVMABISizeOfType(td, t);
-        else
-            a->size = sizeof(void *);
+        /* By-value arguments keep their ABI alignment in the block; the rest are 8 bytes. */
+        LLVMTypeRef slot = by ? LLVMGetTypeAttributeValue(by) : t;
+        size_t align = sizeof(void *);
+        a->size = sizeof(void *);
+        if (a->kind == LANES_ARG_VALUE) {
+            a->size = LLVMABISizeOfType(td, slot);
+            align = LLVMABIAlignmentOfType(td, slot);
+        }
+        a->offset = (k->args_size + align - 1) / align * align;
+        k->args_size = a->offset + a->size;
     }
     return 0;
 }
@@ -265,7 +270,7 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
         return cached;
     char *ext = cl_ext_arg(language);
     size_t n = options->num_clang_args;
-    const char **args = malloc((n + 2) * sizeof *args);
+    const char **args = malloc((n + 3) * sizeof *args);
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     if (!ext || !args || !pm) {
         free(ext), free(args), free(pm);
@@ -275,6 +280,12 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
     for (size_t i = 0; i < n; i++)
         args[i] = options->clang_args[i];
     args[n++] = ext;
+    /*
+     * Clang's table-driven built-in declarations instead of parsing opencl-c.h:
+     * a tenth of the time, and they honour OpenCL C 3.0 feature macros (opencl-c.h
+     * declares image functions even when __opencl_c_images is off).
+     */
+    args[n++] = "-fdeclare-opencl-builtins";
     /* Kernel argument names are always kept; clGetKernelArgInfo shows them only on request. */
     args[n++] = "-cl-kernel-arg-info";
 

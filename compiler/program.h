@@ -23,7 +23,8 @@ enum lanes_arg_kind {
 
 struct lanes_kernel_arg {
     enum lanes_arg_kind kind;
-    size_t size; /* bytes of a by-value argument */
+    size_t size;   /* bytes of a by-value argument; sizeof(void *) for the others */
+    size_t offset; /* of its slot in the launcher's argument block (compiler/launcher.h) */
     cl_kernel_arg_address_qualifier address;
     cl_kernel_arg_access_qualifier access;
     cl_kernel_arg_type_qualifier type_qualifier;
@@ -35,6 +36,7 @@ struct lanes_kernel_info {
     char *name;
     size_t num_args;
     struct lanes_kernel_arg *args;
+    size_t args_size;               /* bytes of the argument block */
     size_t reqd_work_group_size[3]; /* zeros when not given */
     size_t work_group_size_hint[3];
     cl_uint reqd_sub_group_size; /* intel_reqd_sub_group_size, 0 when not given */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* ORC LLJIT for the host CPU: optimizes and compiles launcher modules. */
+#ifndef LANES_COMPILER_JIT_H
+#define LANES_COMPILER_JIT_H
+
+#include <llvm-c/Orc.h>
+#include <llvm-c/TargetMachine.h>
+
+/* A target machine for the host CPU (LLVM's host detection); caller disposes. */
+LLVMTargetMachineRef lanes_jit_target_machine(void);
+
+/*
+ * Stamps the host CPU and its features on every function of `m`, replacing
+ * what Clang put there (ARCHITECTURE.md §8: they override the JIT's target).
+ */
+void lanes_jit_set_host_attributes(LLVMModuleRef m);
+
+/* Runs `pipeline` (e.g. "default<O3>") on `m` for the host; returns 0 or -1 with *error set. */
+int lanes_jit_optimize(LLVMModuleRef m, const char *pipeline, char **error);
+
+/*
+ * Hands `m` (owned by `tsc`, both consumed) to the process-wide JIT and
+ * returns the address of `symbol`, or NULL with *error set (malloc'd).
+ * Thread-safe. Code stays until the process exits.
+ */
+void *lanes_jit_add(LLVMModuleRef m, LLVMOrcThreadSafeContextRef tsc, const char *symbol,
+                    char **error);
+
+#endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building a launcher: parse the program module into a fresh context, turn
+ * the kernel into its sub-group function (specialize.c), generate
+ *     void launch(const void *args, const struct lanes_wg *wg)
+ * that unpacks the argument block and runs the sub-groups of one
+ * work-group in a loop, then optimize at O3 for the host and JIT it.
+ */
+#include "launcher.h"
+
+#include "jit.h"
+#include "specialize.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Orc.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gen {
+    LLVMContextRef ctx;
+    LLVMBuilderRef b;
+    LLVMTypeRef i8, i64, ptr;
+};
+
+static LLVMValueRef byte_gep(struct gen *g, LLVMValueRef base, uint64_t offset)
+{
+    LLVMValueRef idx = LLVMConstInt(g->i64, offset, 0);
+    return LLVMBuildInBoundsGEP2(g->b, g->i8, base, &idx, 1, "");
+}
+
+/* The value the sub-group function receives for argument `a` of parameter type `t`. */
+static LLVMValueRef unpack_arg(struct gen *g, LLVMValueRef sg, unsigned i,
+                               const struct lanes_kernel_arg *a, LLVMValueRef args,
+                               LLVMValueRef local_mem)
+{
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(sg, i));
+    LLVMValueRef slot = byte_gep(g, args, a->offset);
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    switch (a->kind) {
+    case LANES_ARG_VALUE:
+        /* A byval parameter points at its bytes; the inliner makes the private copy. */
+        if (LLVMGetEnumAttributeAtIndex(sg, i + 1, byval))
+            return LLVMBuildAddrSpaceCast(g->b, slot, t, "");
+        return LLVMBuildLoad2(g->b, t, slot, "");
+    case LANES_ARG_LOCAL: {
+        LLVMValueRef off = LLVMBuildLoad2(g->b, g->i64, slot, "");
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->i8, local_mem, &off, 1, "");
+        return LLVMBuildAddrSpaceCast(g->b, p, t, "");
+    }
+    default: return LLVMBuildAddrSpaceCast(g->b, LLVMBuildLoad2(g->b, g->ptr, slot, ""), t, "");
+    }
+}
+
+/* Emits `for (v = 0; v < n; v++)` around what `body` builds; returns the loop variable. */
+struct loop {
+    LLVMBasicBlockRef head, body, exit;
+    LLVMValueRef var;
+};
+
+static struct loop loop_begin(struct gen *g, LLVMValueRef fn, LLVMValueRef n, const char *name)
+{
+    struct loop l;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    l.head = LLVMAppendBasicBlockInContext(g->ctx, fn, name);
+    l.body = LLVMAppendBasicBlockInContext(g->ctx, fn, name);
+    l.exit = LLVMAppendBasicBlockInContext(g->ctx, fn, name);
+    LLVMBuildBr(g->b, l.head);
+    LLVMPositionBuilderAtEnd(g->b, l.head);
+    l.var = LLVMBuildPhi(g->b, g->i64, name);
+    LLVMValueRef zero = LLVMConstInt(g->i64, 0, 0);
+    LLVMAddIncoming(l.var, &zero, &pre, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, l.var, n, ""), l.body, l.exit);
+    LLVMPositionBuilderAtEnd(g->b, l.body);
+    return l;
+}
+
+static void loop_end(struct gen *g, struct loop *l, uint64_t step)
+{
+    LLVMValueRef next = LLVMBuildAdd(g->b, l->var, LLVMConstInt(g->i64, step, 0), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(l->var, &next, &latch, 1);
+    LLVMBuildBr(g->b, l->head);
+    LLVMPositionBuilderAtEnd(g->b, l->exit);
+}
+
+/* The launcher: unpack the block once, then run every sub-group of the work-group. */
+static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
+                                  const struct lanes_kernel_info *k,
+                                  const struct lanes_specialization *spec, const char *name)
+{
+    struct gen g = {.ctx = LLVMGetModuleContext(m)};
+    g.b = LLVMCreateBuilderInContext(g.ctx);
+    g.i8 = LLVMInt8TypeInContext(g.ctx);
+    g.i64 = LLVMInt64TypeInContext(g.ctx);
+    g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
+    LLVMTypeRef params[2] = {g.ptr, g.ptr};
+    LLVMValueRef fn =
+        LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), params, 2, 0));
+    LLVMValueRef args = LLVMGetParam(fn, 0), wg = LLVMGetParam(fn, 1);
+    LLVMPositionBuilderAtEnd(g.b, LLVMAppendBasicBlockInContext(g.ctx, fn, "entry"));
+
+    LLVMValueRef local_mem = LLVMBuildLoad2(g.b, g.ptr, byte_gep(&g, wg, LANES_WG_LOCAL_MEM), "");
+    unsigned n = (unsigned)k->num_args;
+    LLVMValueRef call_args[n + 4];
+    for (unsigned i = 0; i < n; i++)
+        call_args[i] = unpack_arg(&g, sg, i, &k->args[i], args, local_mem);
+    call_args[n] = wg;
+
+    /* Local sizes past work_dim are 1; the others may be smaller in the last group. */
+    LLVMValueRef size[3];
+    for (unsigned d = 0; d < 3; d++)
+        size[d] =
+            d < spec->work_dim && spec->local_size[d] > 1
+                ? LLVMBuildLoad2(g.b, g.i64, byte_gep(&g, wg, LANES_WG_LOCAL_SIZE + 8 * d), "")
+                : LLVMConstInt(g.i64, spec->local_size[d], 0);
+    struct loop z = loop_begin(&g, fn, size[2], "z");
+    struct loop y = loop_begin(&g, fn, size[1], "y");
+    struct loop x = loop_begin(&g, fn, size[0], "x");
+    call_args[n + 1] = x.var;
+    call_args[n + 2] = y.var;
+    call_args[n + 3] = z.var;
+    LLVMValueRef call = LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args, n + 4, "");
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(sg, i + 1, byval);
+        if (a)
+            LLVMAddCallSiteAttribute(call, i + 1, a);
+    }
+    loop_end(&g, &x, spec->width);
+    loop_end(&g, &y, 1);
+    loop_end(&g, &z, 1);
+    LLVMBuildRetVoid(g.b);
+    LLVMDisposeBuilder(g.b);
+    return fn;
+}
+
+static LLVMValueRef find_function(LLVMModuleRef m, const char *name)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    return f && !LLVMIsDeclaration(f) ? f : NULL;
+}
+
+/* Names the first undefined function that is not an LLVM intrinsic or libc, if any. */
+static const char *missing_builtin(LLVMModuleRef m)
+{
+    static const char *libc[] = {"memcpy", "memset", "memmove"};
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || !LLVMGetFirstUse(f))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        bool known = false;
+        for (size_t i = 0; i < sizeof libc / sizeof *libc; i++)
+            known |= strcmp(name, libc[i]) == 0;
+        if (!known)
+            return name;
+    }
+    return NULL;
+}
+
+static char *format(const char *fmt, const char *a, const char *b)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, fmt, a, b);
+    return strdup(buf);
+}
+
+lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
+                                       const struct lanes_kernel_info *k,
+                                       const struct lanes_specialization *spec, char **log)
+{
+    *log = NULL;
+    static atomic_uint serial;
+    char name[64];
+    snprintf(name, sizeof name, "lanes.launch.%u", atomic_fetch_add(&serial, 1));
+
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRange(module->bitcode, module->bitcode_size, "program", 0);
+    LLVMModuleRef m = NULL;
+    bool parsed = LLVMParseBitcodeInContext2(ctx, buf, &m) == 0;
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
+    LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, log) : NULL;
+    if (!sg) {
+        if (!*log)
+            *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
+        goto fail;
+    }
+    LLVMValueRef launcher = emit_launcher(m, sg, k, spec, name);
+    /* Only the launcher is needed from outside: everything else may go. */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (f != launcher && !LLVMIsDeclaration(f))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    lanes_jit_set_host_attributes(m);
+    char *error = NULL;
+    if (lanes_jit_optimize(m, "default<O3>", &error) != 0) {
+        *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
+        free(error);
+        goto fail;
+    }
+    const char *missing = missing_builtin(m);
+    if (missing) {
+        *log =
+            format("lanes: kernel %s calls %s, which is not implemented yet\n", k->name, missing);
+        goto fail;
+    }
+    void *fn = lanes_jit_add(m, tsc, name, &error);
+    if (!fn) {
+        *log = format("lanes: kernel %s: code generation failed: %s\n", k->name, error);
+        free(error);
+    }
+    return (lanes_launcher_fn)fn;
+fail:
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    return NULL;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The launcher ABI between the compiler and runtime/exec, and building a
+ * launcher: one specialization of a kernel for (local size, work_dim, W).
+ *
+ * A launcher runs one whole work-group:
+ *     void launcher(const void *args, const struct lanes_wg *wg);
+ * `args` is the argument block: each kernel argument in its slot at
+ * lanes_kernel_arg.offset (compiler/program.h): by-value arguments as their
+ * bytes, buffers as the host address (NULL allowed), __local arguments as
+ * the byte offset of their region in the work-group's local memory.
+ * Everything is plain data: no argument is marshalled at launch.
+ */
+#ifndef LANES_COMPILER_LAUNCHER_H
+#define LANES_COMPILER_LAUNCHER_H
+
+#include "program.h"
+
+#include <stdint.h>
+
+/*
+ * What a work-group sees (get_global_id and friends read it). Dimensions at
+ * or above work_dim hold size 1, offset 0 and id 0, as the specification
+ * asks of the built-ins there. Field offsets are part of the ABI: the
+ * compiler reads them with the LANES_WG_* constants below.
+ */
+struct lanes_wg {
+    uint64_t group_id[3];
+    uint64_t local_size[3]; /* of this work-group: smaller for the last, non-uniform ones */
+    uint64_t global_size[3];
+    uint64_t global_offset[3];
+    uint64_t num_groups[3];
+    uint64_t enqueued_local_size[3];
+    char *local_mem; /* this work-group's __local memory: the kernel's variables, then arguments */
+    uint32_t work_dim;
+};
+
+enum {
+    LANES_WG_GROUP_ID = 0,
+    LANES_WG_LOCAL_SIZE = 24,
+    LANES_WG_GLOBAL_SIZE = 48,
+    LANES_WG_GLOBAL_OFFSET = 72,
+    LANES_WG_NUM_GROUPS = 96,
+    LANES_WG_ENQUEUED_LOCAL_SIZE = 120,
+    LANES_WG_LOCAL_MEM = 144,
+    LANES_WG_WORK_DIM = 152,
+};
+
+typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
+
+/* What a specialization is for. */
+struct lanes_specialization {
+    uint64_t local_size[3]; /* the enqueued local size, folded into the code */
+    uint32_t work_dim;
+    uint32_t width; /* W: work-items per sub-group; 1 until the vectorizer lands */
+};
+
+/*
+ * Compiles kernel `k` of `module` for `spec` and returns its launcher, or
+ * NULL with *log saying why (malloc'd). Thread-safe.
+ */
+lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
+                                       const struct lanes_kernel_info *k,
+                                       const struct lanes_specialization *spec, char **log);
+
+#endif

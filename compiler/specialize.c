@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From a kernel to its sub-group function (ARCHITECTURE.md §1, §3): inline
+ * everything, move the body into a function that also receives the
+ * work-group state, then lower the work-item built-ins and give the
+ * kernel's __local variables their place in the work-group's local memory.
+ */
+#include "specialize.h"
+
+#include "jit.h"
+
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AS_LOCAL 3
+
+static char *message(const char *fmt, const char *arg)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, fmt, arg);
+    return strdup(buf);
+}
+
+static void add_fn_attr(LLVMValueRef f, const char *name)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+static void remove_fn_attr(LLVMValueRef f, const char *name)
+{
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                   LLVMGetEnumAttributeKindForName(name, strlen(name)));
+}
+
+/* OpenCL C has no recursion: every call of a defined function can be inlined. */
+static int inline_everything(LLVMModuleRef m, char **log)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        remove_fn_attr(f, "noinline");
+        remove_fn_attr(f, "optnone");
+        add_fn_attr(f, "alwaysinline");
+    }
+    char *error = NULL;
+    if (lanes_jit_optimize(m, "always-inline", &error) != 0) {
+        *log = message("lanes: inlining failed: %s\n", error);
+        free(error);
+        return -1;
+    }
+    return 0;
+}
+
+/* Copies every attribute of parameter `from_index` of `from` onto `to`. */
+static void copy_param_attrs(LLVMValueRef from, unsigned from_index, LLVMValueRef to,
+                             unsigned to_index)
+{
+    unsigned n = LLVMGetAttributeCountAtIndex(from, from_index);
+    if (!n)
+        return;
+    LLVMAttributeRef attrs[n];
+    LLVMGetAttributesAtIndex(from, from_index, attrs);
+    for (unsigned i = 0; i < n; i++)
+        LLVMAddAttributeAtIndex(to, to_index, attrs[i]);
+}
+
+/* The kernel's body, moved into void sg(<params>, ptr wg, i64 lx, i64 ly, i64 lz). */
+static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned n = LLVMCountParams(kernel);
+    LLVMTypeRef params[n + 4];
+    for (unsigned i = 0; i < n; i++)
+        params[i] = LLVMTypeOf(LLVMGetParam(kernel, i));
+    params[n] = LLVMPointerTypeInContext(ctx, 0);
+    for (unsigned d = 0; d < 3; d++)
+        params[n + 1 + d] = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, n + 4, 0);
+    size_t len;
+    char name[300];
+    snprintf(name, sizeof name, "%.200s.sg", LLVMGetValueName2(kernel, &len));
+    LLVMValueRef sg = LLVMAddFunction(m, name, type);
+    LLVMSetLinkage(sg, LLVMInternalLinkage);
+    copy_param_attrs(kernel, (unsigned)LLVMAttributeFunctionIndex, sg,
+                     (unsigned)LLVMAttributeFunctionIndex);
+    for (unsigned i = 0; i < n; i++)
+        copy_param_attrs(kernel, i + 1, sg, i + 1);
+    while (LLVMGetFirstBasicBlock(kernel)) {
+        LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel);
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(sg, bb);
+    }
+    for (unsigned i = 0; i < n; i++)
+        LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), LLVMGetParam(sg, i));
+    LLVMDeleteFunction(kernel);
+    return sg;
+}
+
+/* The instruction before which a use in `user` can be computed. */
+static LLVMValueRef insertion_point(LLVMValueRef user, LLVMValueRef used)
+{
+    if (!LLVMIsAPHINode(user))
+        return user;
+    for (unsigned i = 0; i < LLVMCountIncoming(user); i++)
+        if (LLVMGetIncomingValue(user, i) == used)
+            return LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, i));
+    return user;
+}
+
+/* True when constant expression `ce` refers to `v`, directly or through other expressions. */
+static bool refers_to(LLVMValueRef ce, LLVMValueRef v)
+{
+    for (int i = 0; i < LLVMGetNumOperands(ce); i++) {
+        LLVMValueRef op = LLVMGetOperand(ce, (unsigned)i);
+        if (op == v || (LLVMIsAConstantExpr(op) && refers_to(op, v)))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * An instruction computing constant expression `ce` (a GEP or a cast) before
+ * its use in `user`, with `old` replaced by `now` in it; NULL for other kinds.
+ */
+static LLVMValueRef materialize(LLVMBuilderRef b, LLVMValueRef user, LLVMValueRef ce,
+                                LLVMValueRef old, LLVMValueRef now)
+{
+    unsigned n = (unsigned)LLVMGetNumOperands(ce);
+    LLVMValueRef ops[n ? n : 1];
+    for (unsigned i = 0; i < n; i++) {
+        ops[i] = LLVMGetOperand(ce, i);
+        if (ops[i] == old)
+            ops[i] = now;
+        else if (LLVMIsAConstantExpr(ops[i]) && refers_to(ops[i], old) &&
+                 !(ops[i] = materialize(b, user, ops[i], old, now)))
+            return NULL;
+    }
+    LLVMPositionBuilderBefore(b, insertion_point(user, ce));
+    LLVMOpcode op = LLVMGetConstOpcode(ce);
+    if (op == LLVMGetElementPtr) {
+        LLVMValueRef v =
+            LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(ce), ops[0], ops + 1, n - 1, "");
+        LLVMSetIsInBounds(v, LLVMIsInBounds(ce));
+        return v;
+    }
+    if (op >= LLVMTrunc && op <= LLVMAddrSpaceCast)
+        return LLVMBuildCast(b, op, ops[0], LLVMTypeOf(ce), "");
+    return NULL;
+}
+
+/*
+ * Makes every instruction that uses `old`, directly or through constant
+ * expressions (GEPs and casts), use `now` instead; `now` need not be a
+ * constant. `c` is `old` or an expression using it. False when a use is of
+ * another kind. `old` keeps its dead constant users: GlobalDCE removes both.
+ */
+static bool replace_in_instructions(LLVMBuilderRef b, LLVMValueRef c, LLVMValueRef old,
+                                    LLVMValueRef now)
+{
+    size_t n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(c); u; u = LLVMGetNextUse(u))
+        n++;
+    LLVMValueRef users[n ? n : 1];
+    n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(c); u; u = LLVMGetNextUse(u))
+        users[n++] = LLVMGetUser(u);
+    for (size_t k = 0; k < n; k++) {
+        LLVMValueRef user = users[k];
+        if (LLVMIsAConstantExpr(user)) {
+            if (!replace_in_instructions(b, user, old, now))
+                return false;
+            continue;
+        }
+        if (!LLVMIsAInstruction(user))
+            return false; /* a global's initializer */
+        for (unsigned i = 0; i < (unsigned)LLVMGetNumOperands(user); i++) {
+            if (LLVMGetOperand(user, i) != c)
+                continue;
+            LLVMValueRef v = c == old ? now : materialize(b, user, c, old, now);
+            if (!v)
+                return false;
+            LLVMSetOperand(user, i, v);
+        }
+    }
+    return true;
+}
+
+/*
+ * The kernel's __local variables (Clang names them "<kernel>.<variable>")
+ * become slices of wg->local_mem, laid out as compiler/program.c counts them.
+ */
+static int lower_static_locals(LLVMModuleRef m, LLVMValueRef sg, const char *kernel, char **log)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+    LLVMValueRef entry = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(sg));
+    LLVMValueRef base = NULL;
+    size_t n = strlen(kernel);
+    uint64_t offset = 0;
+    int rc = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g && rc == 0; g = next) {
+        next = LLVMGetNextGlobal(g);
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != AS_LOCAL || len <= n || name[n] != '.' ||
+            strncmp(name, kernel, n) != 0)
+            continue;
+        if (!base) {
+            LLVMPositionBuilderBefore(b, entry);
+            LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_LOCAL_MEM, 0);
+            LLVMValueRef slot = LLVMBuildInBoundsGEP2(
+                b, i8, LLVMGetParam(sg, LLVMCountParams(sg) - 4), &idx, 1, "");
+            base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "local_mem");
+        }
+        unsigned align = LLVMGetAlignment(g);
+        if (align)
+            offset = (offset + align - 1) / align * align;
+        LLVMPositionBuilderBefore(b, entry);
+        LLVMValueRef idx = LLVMConstInt(i64, offset, 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, base, &idx, 1, "");
+        p = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(g), name);
+        offset += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+        if (!replace_in_instructions(b, g, g, p)) {
+            *log = message("lanes: cannot place the __local variable %s\n", name);
+            rc = -1;
+        }
+    }
+    LLVMDisposeBuilder(b);
+    LLVMDisposeTargetData(td);
+    return rc;
+}
+
+bool lanes_has_barrier(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            size_t len;
+            const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+            if (strncmp(name, "_Z7barrierj", 11) == 0 ||
+                strncmp(name, "_Z18work_group_barrier", 22) == 0)
+                return true;
+        }
+    return false;
+}
+
+/*
+ * With one sub-group per work-group, a barrier only orders memory: it
+ * becomes a fence. Fences stay fences.
+ */
+static void lower_fences(LLVMValueRef sg)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(sg));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    static const char *fences[] = {"_Z7barrierj",          "_Z18work_group_barrier",
+                                   "_Z9mem_fencej",        "_Z14read_mem_fencej",
+                                   "_Z15write_mem_fencej", "_Z24atomic_work_item_fence"};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            if (!callee)
+                continue;
+            size_t len;
+            const char *name = LLVMGetValueName2(callee, &len);
+            for (size_t k = 0; k < sizeof fences / sizeof *fences; k++)
+                if (strncmp(name, fences[k], strlen(fences[k])) == 0) {
+                    LLVMPositionBuilderBefore(b, i);
+                    LLVMBuildFence(b, LLVMAtomicOrderingAcquireRelease, 0, "");
+                    LLVMInstructionEraseFromParent(i);
+                    break;
+                }
+        }
+    LLVMDisposeBuilder(b);
+}
+
+LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
+                              const struct lanes_specialization *spec, char **log)
+{
+    size_t len;
+    char *name = strdup(LLVMGetValueName2(kernel, &len));
+    if (!name || inline_everything(m, log) != 0) {
+        free(name);
+        return NULL;
+    }
+    uint64_t items = spec->local_size[0] * spec->local_size[1] * spec->local_size[2];
+    LLVMValueRef sg = move_into_sg(m, kernel);
+    if (lanes_has_barrier(sg) && items > spec->width) {
+        *log = message("lanes: kernel %s: barriers across several sub-groups are not supported "
+                       "yet (a work-group of one sub-group runs)\n",
+                       name);
+        free(name);
+        return NULL;
+    }
+    lower_fences(sg);
+    lanes_lower_workitem(sg, spec);
+    int rc = lower_static_locals(m, sg, name, log);
+    free(name);
+    return rc == 0 ? sg : NULL;
+}

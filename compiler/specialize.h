@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Turning a kernel of a program module into a sub-group function. */
+#ifndef LANES_COMPILER_SPECIALIZE_H
+#define LANES_COMPILER_SPECIALIZE_H
+
+#include "launcher.h"
+
+#include <llvm-c/Types.h>
+
+/*
+ * In `m`, inlines every call of `kernel` and replaces it by its sub-group
+ * function:
+ *     void sg(<kernel parameters>, ptr wg, i64 lx, i64 ly, i64 lz)
+ * where (lx, ly, lz) is the local id of the sub-group's first work-item. The
+ * work-item built-ins and the kernel's __local variables are lowered to
+ * reads of `wg` and the folded constants of `spec`. Returns the function, or
+ * NULL with *log (malloc'd) saying why.
+ */
+LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
+                              const struct lanes_specialization *spec, char **log);
+
+/* Lowers the work-item built-in calls in `sg` (compiler/workitem.c). */
+void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec);
+
+/* True when `fn` calls a work-group barrier (directly; callees are inlined first). */
+bool lanes_has_barrier(LLVMValueRef fn);
+
+#endif

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Launchers built from OpenCL C and run here, work-group by work-group,
+ * against results computed in C: work-item functions in 1, 2 and 3
+ * dimensions with offsets and non-uniform groups, every kind of argument,
+ * __local memory, and the refusals a log must explain.
+ */
+#include "../../compiler/launcher.h"
+
+#include <setjmp.h> /* cmocka needs these first */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cl_name_version versions[] = {{CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+                                           {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
+static const cl_name_version features[] = {{CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"}};
+
+/* Builds `src` and the launcher of its first kernel for the given shape. */
+static lanes_launcher_fn build(const char *src, const char *options, unsigned work_dim,
+                               const uint64_t local[3], struct lanes_program_module **module,
+                               char **log)
+{
+    struct lanes_options o;
+    assert_int_equal(lanes_options_parse(options, LANES_OPTIONS_BUILD, versions, 2, &o), 0);
+    struct lanes_language lang = {.features = features, .num_features = 1};
+    char *build_log = NULL;
+    *module = lanes_program_build(src, strlen(src), &o, &lang, &build_log);
+    lanes_options_free(&o);
+    if (!*module)
+        fail_msg("build failed: %s", build_log);
+    free(build_log);
+    struct lanes_specialization spec = {{local[0], local[1], local[2]}, work_dim, 1};
+    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, log);
+}
+
+/* Runs every work-group of an NDRange, as runtime/exec will. */
+static void run(lanes_launcher_fn fn, const void *args, unsigned work_dim, const uint64_t global[3],
+                const uint64_t local[3], const uint64_t offset[3], size_t local_bytes)
+{
+    struct lanes_wg wg = {.work_dim = work_dim};
+    char *local_mem = aligned_alloc(128, local_bytes ? (local_bytes + 127) / 128 * 128 : 128);
+    wg.local_mem = local_mem;
+    for (unsigned d = 0; d < 3; d++) {
+        wg.global_size[d] = global[d];
+        wg.global_offset[d] = offset[d];
+        wg.enqueued_local_size[d] = local[d];
+        wg.num_groups[d] = (global[d] + local[d] - 1) / local[d];
+    }
+    for (uint64_t gz = 0; gz < wg.num_groups[2]; gz++)
+        for (uint64_t gy = 0; gy < wg.num_groups[1]; gy++)
+            for (uint64_t gx = 0; gx < wg.num_groups[0]; gx++) {
+                uint64_t g[3] = {gx, gy, gz};
+                for (unsigned d = 0; d < 3; d++) {
+                    wg.group_id[d] = g[d];
+                    uint64_t rest = global[d] - g[d] * local[d];
+                    wg.local_size[d] = rest < local[d] ? rest : local[d];
+                }
+                fn(args, &wg);
+            }
+    free(local_mem);
+}
+
+static void one_dimension_non_uniform(void **state)
+{
+    (void)state;
+    const char *src = "kernel void axpy(global float *out, global const float *in, float a,\n"
+                      "                 uint n) {\n"
+                      "    size_t i = get_global_id(0) - get_global_offset(0);\n"
+                      "    if (i < n) out[i] = a * in[i] + (float)get_local_id(0)\n"
+                      "        + 1000.0f * get_group_id(0) + get_local_size(0) * 0.5f;\n"
+                      "}\n";
+    uint64_t local[3] = {16, 1, 1}, global[3] = {100, 1, 1}, offset[3] = {7, 0, 0};
+    struct lanes_program_module *m;
+    char *log;
+    lanes_launcher_fn fn = build(src, "", 1, local, &m, &log);
+    if (!fn)
+        fail_msg("%s", log);
+    const struct lanes_kernel_info *k = &m->kernels[0];
+    float in[100], out[100];
+    for (int i = 0; i < 100; i++)
+        in[i] = (float)i * 0.25f;
+    unsigned char args[64] = {0};
+    float *pout = out, a = 3.0f;
+    const float *pin = in;
+    uint32_t n = 100;
+    memcpy(args + k->args[0].offset, &pout, sizeof pout);
+    memcpy(args + k->args[1].offset, &pin, sizeof pin);
+    memcpy(args + k->args[2].offset, &a, sizeof a);
+    memcpy(args + k->args[3].offset, &n, sizeof n);
+    run(fn, args, 1, global, local, offset, 0);
+    for (int i = 0; i < 100; i++) {
+        /* The last group holds 100 - 6 * 16 = 4 work-items. */
+        float size = i >= 96 ? 4.0f : 16.0f;
+        float expect = 3.0f * in[i] + (float)(i % 16) + 1000.0f * (float)(i / 16) + size * 0.5f;
+        assert_float_equal(out[i], expect, 0.0f);
+    }
+    lanes_program_module_free(m);
+}
+
+static void three_dimensions(void **state)
+{
+    (void)state;
+    const char *src =
+        "kernel void ids(global ulong *out, uint d) {\n"
+        "    size_t i = get_global_linear_id();\n"
+        "    out[4 * i + 0] = get_global_id(0) + 100 * get_global_id(1) + 10000 * "
+        "get_global_id(2);\n"
+        "    out[4 * i + 1] = get_local_linear_id() + 1000 * get_num_groups(d);\n"
+        "    out[4 * i + 2] = get_global_size(d) + 1000 * get_enqueued_local_size(d);\n"
+        "    out[4 * i + 3] = get_work_dim() + 10 * get_local_id(d) + 100 * get_global_size(7);\n"
+        "}\n";
+    uint64_t local[3] = {4, 3, 2}, global[3] = {10, 6, 3}, offset[3] = {1, 2, 3};
+    struct lanes_program_module *m;
+    char *log;
+    lanes_launcher_fn fn = build(src, "-cl-std=CL3.0", 3, local, &m, &log);
+    if (!fn)
+        fail_msg("%s", log);
+    enum { N = 10 * 6 * 3 };
+    uint64_t *out = calloc(4 * N, sizeof *out);
+    for (uint32_t d = 0; d < 3; d++) {
+        unsigned char args[16];
+        memcpy(args, &out, sizeof out);
+        memcpy(args + 8, &d, sizeof d);
+        run(fn, args, 3, global, local, offset, 0);
+        for (uint64_t z = 0; z < 3; z++)
+            for (uint64_t y = 0; y < 6; y++)
+                for (uint64_t x = 0; x < 10; x++) {
+                    uint64_t i = (z * 6 + y) * 10 + x, *o = out + 4 * i;
+                    uint64_t l[3] = {x % 4, y % 3, z % 2}, g[3] = {10, 6, 3};
+                    uint64_t lsz[3] = {x >= 8 ? 2 : 4, 3, z >= 2 ? 1 : 2};
+                    uint64_t groups[3] = {3, 2, 2};
+                    assert_int_equal(o[0], (x + 1) + 100 * (y + 2) + 10000 * (z + 3));
+                    assert_int_equal(o[1],
+                                     (l[2] * lsz[1] + l[1]) * lsz[0] + l[0] + 1000 * groups[d]);
+                    assert_int_equal(o[2], g[d] + 1000 * local[d]);
+                    assert_int_equal(o[3], 3 + 10 * l[d] + 100);
+                }
+    }
+    free(out);
+    lanes_program_module_free(m);
+}
+
+/* Structs by value, vectors, chars, __constant and __local arguments, kernel __local arrays. */
+static void argument_kinds(void **state)
+{
+    (void)state;
+    const char *src =
+        "typedef struct { int a; float b; char c; long d; } S;\n"
+        "kernel void k(global int *out, S s, float4 v, char c, constant int *tab,\n"
+        "              local int *scratch, global int *none) {\n"
+        "    local int mine[8];\n"
+        "    size_t i = get_global_id(0);\n"
+        "    s.a += 1; /* a private copy: must not change the argument block */\n"
+        "    scratch[get_local_id(0)] = (int)i;\n"
+        "    mine[get_local_id(0) % 8] = tab[i % 4];\n"
+        "    out[i] = s.a + (int)s.b + s.c + (int)s.d + (int)v.w + c + scratch[get_local_id(0)]\n"
+        "             + mine[get_local_id(0) % 8] + (none == 0 ? 1000 : 0);\n"
+        "}\n";
+    uint64_t local[3] = {8, 1, 1}, global[3] = {32, 1, 1}, offset[3] = {0};
+    struct lanes_program_module *m;
+    char *log;
+    lanes_launcher_fn fn = build(src, "", 1, local, &m, &log);
+    if (!fn)
+        fail_msg("%s", log);
+    const struct lanes_kernel_info *k = &m->kernels[0];
+    assert_int_equal(k->local_mem_size, 8 * sizeof(int));
+    struct {
+        int a;
+        float b;
+        char c;
+        long d;
+    } s = {10, 2.5f, 3, 400};
+    float v[4] = {0, 0, 0, 5};
+    char c = 6;
+    int tab[4] = {20, 30, 40, 50}, out[32];
+    int *pout = out, *none = NULL;
+    const int *ptab = tab;
+    uint64_t scratch_offset = 64; /* after the kernel's own 32 bytes, aligned */
+    unsigned char *args = calloc(1, k->args_size);
+    memcpy(args + k->args[0].offset, &pout, 8);
+    assert_int_equal(k->args[1].size, sizeof s);
+    memcpy(args + k->args[1].offset, &s, sizeof s);
+    memcpy(args + k->args[2].offset, v, sizeof v);
+    memcpy(args + k->args[3].offset, &c, 1);
+    memcpy(args + k->args[4].offset, &ptab, 8);
+    memcpy(args + k->args[5].offset, &scratch_offset, 8);
+    memcpy(args + k->args[6].offset, &none, 8);
+    run(fn, args, 1, global, local, offset, 64 + 8 * sizeof(int));
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(out[i], 11 + 2 + 3 + 400 + 5 + 6 + i + tab[i % 4] + 1000);
+    int a;
+    memcpy(&a, args + k->args[1].offset, sizeof a);
+    assert_int_equal(a, 10);
+    free(args);
+    lanes_program_module_free(m);
+}
+
+/* The log explains what cannot run yet instead of failing silently. */
+static void refusals_are_explained(void **state)
+{
+    (void)state;
+    uint64_t one[3] = {1, 1, 1}, four[3] = {4, 1, 1};
+    struct lanes_program_module *m;
+    char *log = NULL;
+    const char *barrier = "kernel void b(global int *x) { x[get_global_id(0)] = 1;\n"
+                          "  barrier(CLK_GLOBAL_MEM_FENCE); x[0] += 1; }";
+    /* One work-item per group: the barrier is only a fence. */
+    assert_non_null(build(barrier, "", 1, one, &m, &log));
+    lanes_program_module_free(m);
+    assert_null(build(barrier, "", 1, four, &m, &log));
+    assert_non_null(strstr(log, "barrier"));
+    free(log);
+    lanes_program_module_free(m);
+    assert_null(
+        build("kernel void s(global float *x) { x[0] = sin(x[1]); }", "", 1, one, &m, &log));
+    assert_non_null(strstr(log, "_Z3sinf"));
+    free(log);
+    lanes_program_module_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_dimension_non_uniform),
+        cmocka_unit_test(three_dimensions),
+        cmocka_unit_test(argument_kinds),
+        cmocka_unit_test(refusals_are_explained),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
