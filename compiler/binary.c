@@ -56,7 +56,7 @@ void *lanes_binary_encode(const struct lanes_program_module *m, struct lanes_bin
     memcpy(b, magic, sizeof magic);
     put32(b + OFF_VERSION, LANES_BINARY_VERSION);
     put32(b + OFF_TYPE, (uint32_t)info.type);
-    put32(b + OFF_FLAGS, info.kernel_arg_info ? 1u : 0u);
+    put32(b + OFF_FLAGS, (info.kernel_arg_info ? 1u : 0u) | (info.uniform_work_groups ? 2u : 0u));
     put_string(b + OFF_LANES, OFF_ISA - OFF_LANES, LANES_VERSION_STRING);
     put_string(b + OFF_ISA, OFF_SIZE - OFF_ISA, lanes_host()->isa_key);
     put32(b + OFF_SIZE, (uint32_t)m->bitcode_size);
@@ -108,5 +108,6 @@ struct lanes_program_module *lanes_binary_decode(const void *data, size_t size,
     }
     info->type = type;
     info->kernel_arg_info = get32(b + OFF_FLAGS) & 1;
+    info->uniform_work_groups = (get32(b + OFF_FLAGS) & 2) != 0;
     return m;
 }

@@ -7,7 +7,8 @@
  *   0       8     magic "LANESBC\0"
  *   8       4     format version (LANES_BINARY_VERSION)
  *   12      4     cl_program_binary_type
- *   16      4     flags: bit 0 = built with -cl-kernel-arg-info
+ *   16      4     flags: bit 0 = built with -cl-kernel-arg-info,
+ *                 bit 1 = work-groups must be uniform (OpenCL C 1.x, -cl-uniform-work-group-size)
  *   20      4     reserved, 0
  *   24      16    Lanes version string, NUL-padded
  *   40      96    ISA key of the host that built it (compiler/host.h), NUL-padded
@@ -24,12 +25,13 @@
 
 #include <stdbool.h>
 
-#define LANES_BINARY_VERSION 1
+#define LANES_BINARY_VERSION 2
 
 /* What a binary says besides its module. */
 struct lanes_binary_info {
     cl_program_binary_type type;
     bool kernel_arg_info;
+    bool uniform_work_groups;
 };
 
 /* Serializes a module; returns a malloc'd container of *size bytes, or NULL. */

@@ -145,7 +145,7 @@ void lanes_cache_store(const struct lanes_cache_key *key, const struct lanes_pro
     if (!entry_path(key, path, sizeof path))
         return;
     size_t bin_size;
-    struct lanes_binary_info info = {CL_PROGRAM_BINARY_TYPE_EXECUTABLE, false};
+    struct lanes_binary_info info = {CL_PROGRAM_BINARY_TYPE_EXECUTABLE, false, false};
     void *bin = lanes_binary_encode(m, info, &bin_size);
     if (!bin)
         return;

@@ -25,44 +25,6 @@
         return NULL;                                                                               \
     } while (0)
 
-CL_API_ENTRY cl_command_queue CL_API_CALL
-clCreateCommandQueue(cl_context context, cl_device_id device,
-                     cl_command_queue_properties properties, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
-                                                      cl_command_queue_info param_name,
-                                                      size_t param_value_size, void *param_value,
-                                                      size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties,
-                          cl_bool enable, cl_command_queue_properties *old_properties)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
-                                               void *host_ptr, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
                                                 const cl_image_format *image_format,
                                                 size_t image_width, size_t image_height,
@@ -80,23 +42,6 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags
                                                 cl_int *errcode_ret)
 {
     NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj)
-{
-    NOT_YET(CL_INVALID_MEM_OBJECT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
-{
-    NOT_YET(CL_INVALID_MEM_OBJECT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
-                                                   size_t param_value_size, void *param_value,
-                                                   size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
@@ -130,82 +75,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_
     NOT_YET(CL_INVALID_SAMPLER);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                                               const void *arg_value)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
-                                               size_t param_value_size, void *param_value,
-                                               size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event)
-{
-    NOT_YET(CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event)
-{
-    NOT_YET(CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
-                                                        cl_profiling_info param_name,
-                                                        size_t param_value_size, void *param_value,
-                                                        size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                                    cl_bool blocking_read, size_t offset,
-                                                    size_t size, void *ptr,
-                                                    cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list,
-                                                    cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                                     cl_bool blocking_write, size_t offset,
-                                                     size_t size, const void *ptr,
-                                                     cl_uint num_events_in_wait_list,
-                                                     const cl_event *event_wait_list,
-                                                     cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
-                                                    cl_mem src_buffer, cl_mem dst_buffer,
-                                                    size_t src_offset, size_t dst_offset,
-                                                    size_t size, cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list,
-                                                    cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image,
                                                    cl_bool blocking_read, const size_t *origin,
                                                    const size_t *region, size_t row_pitch,
@@ -213,7 +82,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queu
                                                    cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
@@ -221,7 +90,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
     const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
@@ -230,7 +99,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queu
                                                    cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
@@ -238,7 +107,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
@@ -246,17 +115,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                                  cl_bool blocking_map, cl_map_flags map_flags,
-                                                  size_t offset, size_t size,
-                                                  cl_uint num_events_in_wait_list,
-                                                  const cl_event *event_wait_list, cl_event *event,
-                                                  cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
@@ -267,56 +126,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
                                                  const cl_event *event_wait_list, cl_event *event,
                                                  cl_int *errcode_ret)
 {
-    NOT_YET_OBJ(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue,
-                                                        cl_mem memobj, void *mapped_ptr,
-                                                        cl_uint num_events_in_wait_list,
-                                                        const cl_event *event_wait_list,
-                                                        cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
-    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                                              cl_uint num_events_in_wait_list,
-                                              const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
-    cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *), void *args,
-    size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
-                                                       cl_uint num_events,
-                                                       const cl_event *event_list)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context, cl_mem_flags flags,
@@ -363,14 +173,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireGLObjects(
     cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseGLObjects(
     cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_properties *properties,
@@ -379,67 +189,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_propertie
                                                       size_t *param_value_size_ret)
 {
     NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
-    cl_event event, cl_int command_exec_callback_type,
-    void(CL_CALLBACK *pfn_notify)(cl_event event, cl_int event_command_status, void *user_data),
-    void *user_data)
-{
-    NOT_YET(CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                                                  cl_buffer_create_type buffer_create_type,
-                                                  const void *buffer_create_info,
-                                                  cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_MEM_OBJECT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
-    cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem memobj, void *user_data), void *user_data)
-{
-    NOT_YET(CL_INVALID_MEM_OBJECT);
-}
-
-CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status)
-{
-    NOT_YET(CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
-    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
-    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-    size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
-    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
-    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
-    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-    size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin,
-    const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
-    size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -490,47 +239,13 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                                    const void *pattern, size_t pattern_size,
-                                                    size_t offset, size_t size,
-                                                    cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list,
-                                                    cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
                                                    const void *fill_color, const size_t *origin,
                                                    const size_t *region,
                                                    cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
-    cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects,
-    cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-    cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
-                                                            cl_uint num_events_in_wait_list,
-                                                            const cl_event *event_wait_list,
-                                                            cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
-                                                             cl_uint num_events_in_wait_list,
-                                                             const cl_event *event_wait_list,
-                                                             cl_event *event)
-{
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context, cl_mem_flags flags,
@@ -551,26 +266,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(
     cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
     cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKHR sync,
                                                               CLeglDisplayKHR display,
                                                               cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_command_queue CL_API_CALL
-clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
-                                   const cl_queue_properties *properties, cl_int *errcode_ret)
 {
     NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
@@ -609,7 +317,7 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
                  void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                  cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
@@ -618,7 +326,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queu
                                                    cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr,
@@ -627,7 +335,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_que
                                                     const cl_event *event_wait_list,
                                                     cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue,
@@ -636,14 +344,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
                                                   cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
@@ -674,11 +382,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     NOT_YET(CL_INVALID_KERNEL);
 }
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_KERNEL);
-}
-
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
                                                           size_t length, cl_int *errcode_ret)
 {
@@ -690,7 +393,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event)
 {
-    NOT_YET(CL_INVALID_COMMAND_QUEUE);
+    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
@@ -701,13 +404,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
                                                         size_t *param_value_size_ret)
 {
     NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
-                                                               cl_device_id device,
-                                                               cl_command_queue command_queue)
-{
-    NOT_YET(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
@@ -723,14 +419,6 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program pr
                                                                    const void *spec_value)
 {
     NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
-                                                             const cl_mem_properties *properties,
-                                                             cl_mem_flags flags, size_t size,
-                                                             void *host_ptr, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,

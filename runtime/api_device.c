@@ -196,10 +196,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
         return LANES_INFO(out, cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
     /* Local memory is ordinary memory on a CPU. */
     case CL_DEVICE_LOCAL_MEM_TYPE: return LANES_INFO(out, cl_device_local_mem_type, CL_GLOBAL);
+    /* Native kernels run on the worker threads (api_queue.c). */
     case CL_DEVICE_EXECUTION_CAPABILITIES:
-        return LANES_INFO(out, cl_device_exec_capabilities, CL_EXEC_KERNEL);
+        return LANES_INFO(out, cl_device_exec_capabilities, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL);
+    /* Out-of-order queues run independent commands on several workers at once. */
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
-        return LANES_INFO(out, cl_command_queue_properties, CL_QUEUE_PROFILING_ENABLE);
+        return LANES_INFO(out, cl_command_queue_properties,
+                          CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
         return LANES_INFO(out, cl_command_queue_properties, 0);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:

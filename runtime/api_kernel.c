@@ -5,6 +5,7 @@
 #include "context.h"
 #include "info.h"
 #include "kernel.h"
+#include "mem.h"
 #include "platform.h"
 #include "program.h"
 
@@ -16,13 +17,20 @@ bool lanes_kernel_valid(cl_kernel k)
     return lanes_object_is(k, LANES_MAGIC_KERNEL);
 }
 
-/* A new kernel object for `info`; takes a reference to the program. */
+/* A new kernel object for `info` with no argument set; takes a reference to the program. */
 static cl_kernel kernel_new(cl_program program, const struct lanes_kernel_info *info)
 {
     cl_kernel k = calloc(1, sizeof *k);
     if (!k)
         return NULL;
+    k->block = calloc(1, info->args_size ? info->args_size : 1);
+    k->argv = calloc(info->num_args ? info->num_args : 1, sizeof *k->argv);
+    if (!k->block || !k->argv) {
+        free(k->block), free(k->argv), free(k);
+        return NULL;
+    }
     lanes_object_init(&k->obj, LANES_MAGIC_KERNEL);
+    pthread_mutex_init(&k->lock, NULL);
     k->program = program;
     k->info = info;
     lanes_program_retain(program);
@@ -35,6 +43,9 @@ static void kernel_release(cl_kernel k)
     if (!lanes_object_release(&k->obj))
         return;
     cl_program p = k->program;
+    pthread_mutex_destroy(&k->lock);
+    free(k->block);
+    free(k->argv);
     free(k);
     atomic_fetch_sub(&p->kernels, 1);
     lanes_program_release(p);
@@ -104,6 +115,62 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
 {
     LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
     kernel_release(kernel);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
+{
+    LANES_CHECK_OBJ(lanes_kernel_valid(source_kernel), CL_INVALID_KERNEL, errcode_ret,
+                    "not a live kernel");
+    cl_kernel k = kernel_new(source_kernel->program, source_kernel->info);
+    LANES_CHECK_OBJ(k, CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the kernel");
+    /* The clone starts with the source's argument values, which later change apart. */
+    pthread_mutex_lock(&source_kernel->lock);
+    memcpy(k->block, source_kernel->block, k->info->args_size);
+    memcpy(k->argv, source_kernel->argv, k->info->num_args * sizeof *k->argv);
+    pthread_mutex_unlock(&source_kernel->lock);
+    lanes_set_error(errcode_ret, CL_SUCCESS);
+    return k;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                               const void *arg_value)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_CHECK(arg_index < kernel->info->num_args, CL_INVALID_ARG_INDEX,
+                "arg_index is not an argument");
+    const struct lanes_kernel_arg *a = &kernel->info->args[arg_index];
+    struct lanes_kernel_argval v = {.set = true};
+    switch (a->kind) {
+    case LANES_ARG_LOCAL:
+        LANES_CHECK(!arg_value, CL_INVALID_ARG_VALUE, "a __local argument takes no value");
+        LANES_CHECK(arg_size, CL_INVALID_ARG_SIZE, "a __local argument needs a size");
+        LANES_CHECK(arg_size <= kernel->program->context->devices[0]->local_mem_size,
+                    CL_INVALID_ARG_SIZE, "larger than CL_DEVICE_LOCAL_MEM_SIZE");
+        v.local_size = arg_size;
+        break;
+    case LANES_ARG_BUFFER:
+        LANES_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+                    "a buffer argument takes sizeof(cl_mem)");
+        v.mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+        /* NULL (or a pointer to NULL) makes the kernel see a NULL pointer. */
+        LANES_CHECK(!v.mem ||
+                        (lanes_mem_is_buffer(v.mem) && v.mem->context == kernel->program->context),
+                    CL_INVALID_MEM_OBJECT, "not a buffer of the kernel's context");
+        break;
+    case LANES_ARG_IMAGE: LANES_FAIL(CL_INVALID_MEM_OBJECT, "the device supports no images");
+    case LANES_ARG_SAMPLER: LANES_FAIL(CL_INVALID_SAMPLER, "the device supports no samplers");
+    case LANES_ARG_VALUE:
+        LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+        LANES_CHECK(arg_size == a->size, CL_INVALID_ARG_SIZE,
+                    "arg_size is not the size of the argument's type");
+        break;
+    }
+    pthread_mutex_lock(&kernel->lock);
+    if (a->kind == LANES_ARG_VALUE)
+        memcpy(kernel->block + a->offset, arg_value, arg_size);
+    kernel->argv[arg_index] = v;
+    pthread_mutex_unlock(&kernel->lock);
     return CL_SUCCESS;
 }
 
@@ -179,7 +246,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     }
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
         return lanes_info(out, k->reqd_work_group_size, sizeof k->reqd_work_group_size);
-    case CL_KERNEL_LOCAL_MEM_SIZE: return LANES_INFO(out, cl_ulong, k->local_mem_size);
+    case CL_KERNEL_LOCAL_MEM_SIZE: {
+        /* The kernel's own __local variables plus the __local arguments set so far. */
+        cl_ulong total = k->local_mem_size;
+        pthread_mutex_lock(&kernel->lock);
+        for (size_t i = 0; i < k->num_args; i++)
+            total += kernel->argv[i].local_size;
+        pthread_mutex_unlock(&kernel->lock);
+        return LANES_INFO(out, cl_ulong, total);
+    }
     /* Work-items run one per sub-group until the vectorizer lands (width 1). */
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return LANES_INFO(out, size_t, 1);
     case CL_KERNEL_PRIVATE_MEM_SIZE: return LANES_INFO(out, cl_ulong, 0);

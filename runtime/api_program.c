@@ -6,6 +6,7 @@
 #include "check.h"
 #include "context.h"
 #include "info.h"
+#include "ndrange.h"
 #include "platform.h"
 #include "program.h"
 
@@ -113,6 +114,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     p->module = m;
     p->binary_type = info.type;
     p->kernel_arg_info = info.kernel_arg_info;
+    p->uniform_work_groups = info.uniform_work_groups;
     lanes_set_error(errcode_ret, CL_SUCCESS);
     return p;
 }
@@ -210,9 +212,13 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     pthread_mutex_lock(&program->lock);
     set_string(&program->log, log);
     if (program->source) {
+        lanes_ndrange_free_launchers(program->launchers);
+        program->launchers = NULL;
         lanes_program_module_free(program->module);
         program->module = module;
         program->kernel_arg_info = opts.kernel_arg_info;
+        program->uniform_work_groups =
+            opts.uniform_work_group_size || opts.cl_std < CL_MAKE_VERSION(2, 0, 0);
     }
     program->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err == CL_SUCCESS)
@@ -256,7 +262,8 @@ static cl_int binary_info(cl_program p, cl_program_info param, struct lanes_info
     void *bin = NULL;
     pthread_mutex_lock(&p->lock);
     if (p->module) {
-        struct lanes_binary_info info = {p->binary_type, p->kernel_arg_info};
+        struct lanes_binary_info info = {p->binary_type, p->kernel_arg_info,
+                                         p->uniform_work_groups};
         bin = lanes_binary_encode(p->module, info, &size);
     }
     pthread_mutex_unlock(&p->lock);

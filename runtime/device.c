@@ -6,7 +6,7 @@
 #include "platform.h"
 
 #include "../compiler/host.h"
-#include "env.h"
+#include "exec/exec.h"
 #include "machine.h"
 
 #include <stdio.h>
@@ -78,7 +78,7 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     dev->platform = platform;
     dev->parent = NULL;
     snprintf(dev->name, sizeof dev->name, "%s", m->cpu_model);
-    dev->compute_units = (cl_uint)lanes_env_uint("LANES_NUM_THREADS", m->cpus);
+    dev->compute_units = lanes_exec_num_workers(); /* one per worker thread */
 
     /* Leave a quarter of the memory to the host; one allocation may take a quarter of the rest. */
     dev->global_mem_size = m->memory / 4 * 3;

@@ -17,6 +17,9 @@ enum lanes_magic {
     LANES_MAGIC_CONTEXT = 0x4c435458u,  /* 'LCTX' */
     LANES_MAGIC_PROGRAM = 0x4c505247u,  /* 'LPRG' */
     LANES_MAGIC_KERNEL = 0x4c4b524eu,   /* 'LKRN' */
+    LANES_MAGIC_QUEUE = 0x4c515545u,    /* 'LQUE' */
+    LANES_MAGIC_EVENT = 0x4c45564eu,    /* 'LEVN' */
+    LANES_MAGIC_MEM = 0x4c4d454du,      /* 'LMEM' */
     LANES_MAGIC_DEAD = 0xdeadbeefu,
 };
 

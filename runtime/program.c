@@ -3,6 +3,7 @@
 
 #include "../compiler/program.h"
 #include "context.h"
+#include "ndrange.h"
 
 #include <stdlib.h>
 
@@ -20,6 +21,7 @@ void lanes_program_release(cl_program p)
 {
     if (!lanes_object_release(&p->obj))
         return;
+    lanes_ndrange_free_launchers(p->launchers);
     lanes_program_module_free(p->module);
     free(p->source);
     free(p->options);

@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 struct lanes_program_module;
+struct lanes_launcher_entry;
 
 struct _cl_program {
     struct lanes_object obj;
@@ -17,11 +18,13 @@ struct _cl_program {
     pthread_mutex_t lock; /* guards everything below */
     cl_build_status status;
     cl_program_binary_type binary_type;
-    char *options;                       /* of the last build, "" before one */
-    char *log;                           /* of the last build, "" before one */
-    struct lanes_program_module *module; /* NULL until built */
-    bool kernel_arg_info;                /* built with -cl-kernel-arg-info */
-    atomic_uint kernels;                 /* kernel objects attached */
+    char *options;                          /* of the last build, "" before one */
+    char *log;                              /* of the last build, "" before one */
+    struct lanes_program_module *module;    /* NULL until built */
+    bool kernel_arg_info;                   /* built with -cl-kernel-arg-info */
+    bool uniform_work_groups;               /* OpenCL C 1.x or -cl-uniform-work-group-size */
+    struct lanes_launcher_entry *launchers; /* compiled specializations (runtime/ndrange.c) */
+    atomic_uint kernels;                    /* kernel objects attached */
 };
 LANES_OBJECT_FIRST(struct _cl_program);
 

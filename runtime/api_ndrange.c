@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* clEnqueueNDRangeKernel and clEnqueueTask, validating in the specification's order. */
+#include "../compiler/program.h"
+#include "check.h"
+#include "context.h"
+#include "event.h"
+#include "kernel.h"
+#include "mem.h"
+#include "ndrange.h"
+#include "platform.h"
+#include "program.h"
+#include "queue.h"
+#include "sched/sched.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* __local regions start at this alignment (a long16, a cache line pair). */
+#define LOCAL_ALIGN 128
+
+static size_t round_up(size_t n, size_t a)
+{
+    return (n + a - 1) / a * a;
+}
+
+/*
+ * A local size for each dimension when the application gives none: as many
+ * work-items in x as divide the global size (up to 256), then y, then z, so
+ * that one launcher call covers enough work to amortize it.
+ */
+static void choose_local_size(unsigned work_dim, const size_t *global, size_t local[3])
+{
+    size_t budget = 256;
+    for (unsigned d = 0; d < 3; d++) {
+        local[d] = 1;
+        if (d >= work_dim)
+            continue;
+        for (size_t l = budget < global[d] ? budget : global[d]; l > 1; l--)
+            if (global[d] % l == 0) {
+                local[d] = l;
+                break;
+            }
+        budget /= local[d];
+    }
+}
+
+/* Checks the shape of an NDRange against the kernel and fills `local` (the size to use). */
+static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, const size_t *global,
+                          const size_t *local_in, size_t local[3])
+{
+    const struct lanes_kernel_info *info = k->info;
+    LANES_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION,
+                "work_dim is not 1, 2 or 3");
+    for (cl_uint d = 0; global && offset && d < work_dim; d++)
+        LANES_CHECK(global[d] <= SIZE_MAX - offset[d], CL_INVALID_GLOBAL_OFFSET,
+                    "global size plus offset overflows size_t");
+    const size_t *reqd = info->reqd_work_group_size;
+    if (!local_in) {
+        LANES_CHECK(!reqd[0], CL_INVALID_WORK_GROUP_SIZE,
+                    "no local size for a kernel with reqd_work_group_size");
+        choose_local_size(work_dim, global, local);
+        return CL_SUCCESS;
+    }
+    size_t total = 1;
+    for (unsigned d = 0; d < 3; d++) {
+        local[d] = d < work_dim ? local_in[d] : 1;
+        LANES_CHECK(local[d] > 0, CL_INVALID_WORK_GROUP_SIZE, "a local size is 0");
+        LANES_CHECK(!reqd[0] || local[d] == reqd[d], CL_INVALID_WORK_GROUP_SIZE,
+                    "the local size differs from reqd_work_group_size");
+        LANES_CHECK(local[d] <= LANES_MAX_WORK_GROUP_SIZE, CL_INVALID_WORK_ITEM_SIZE,
+                    "a local size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
+        LANES_CHECK(!k->program->uniform_work_groups || global[d] % local[d] == 0,
+                    CL_INVALID_WORK_GROUP_SIZE,
+                    "the global size is not a multiple of the local size and the program "
+                    "requires uniform work-groups");
+        total *= local[d];
+    }
+    LANES_CHECK(total <= LANES_MAX_WORK_GROUP_SIZE, CL_INVALID_WORK_GROUP_SIZE,
+                "the work-group is larger than CL_KERNEL_WORK_GROUP_SIZE");
+    return CL_SUCCESS;
+}
+
+/*
+ * The command's payload: the argument block with buffer addresses and
+ * __local offsets filled in, and the work-group template.
+ */
+static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint work_dim,
+                                          const size_t *offset, const size_t *global,
+                                          const size_t local[3], cl_int *err)
+{
+    const struct lanes_kernel_info *info = k->info;
+    struct lanes_ndrange *nd = calloc(1, sizeof *nd + info->args_size);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    if (!nd)
+        return NULL;
+    size_t local_bytes = round_up(info->local_mem_size, LOCAL_ALIGN);
+    pthread_mutex_lock(&k->lock);
+    memcpy(nd->args, k->block, info->args_size);
+    *err = CL_SUCCESS;
+    for (size_t i = 0; i < info->num_args && *err == CL_SUCCESS; i++) {
+        const struct lanes_kernel_arg *a = &info->args[i];
+        const struct lanes_kernel_argval *v = &k->argv[i];
+        if (a->kind == LANES_ARG_BUFFER) {
+            void *address = v->mem ? lanes_mem_address(v->mem) : NULL;
+            memcpy(nd->args + a->offset, &address, sizeof address);
+            if (v->mem)
+                *err = lanes_command_keep_mem(cmd, v->mem);
+        } else if (a->kind == LANES_ARG_LOCAL) {
+            uint64_t at = local_bytes;
+            memcpy(nd->args + a->offset, &at, sizeof at);
+            local_bytes = round_up(local_bytes + v->local_size, LOCAL_ALIGN);
+        }
+    }
+    pthread_mutex_unlock(&k->lock);
+    if (*err == CL_SUCCESS && local_bytes > k->program->context->devices[0]->local_mem_size)
+        *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        free(nd);
+        return NULL;
+    }
+    nd->local_bytes = local_bytes;
+    nd->num_groups = 1;
+    nd->wg.work_dim = work_dim;
+    for (unsigned d = 0; d < 3; d++) {
+        nd->wg.global_size[d] = d < work_dim ? global[d] : 1;
+        nd->wg.global_offset[d] = d < work_dim && offset ? offset[d] : 0;
+        nd->wg.enqueued_local_size[d] = local[d];
+        nd->wg.num_groups[d] = (nd->wg.global_size[d] + local[d] - 1) / local[d];
+        nd->num_groups *= nd->wg.num_groups[d];
+    }
+    return nd;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    LANES_CHECK(lanes_queue_valid(command_queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
+                "the kernel and the queue belong to different contexts");
+    pthread_mutex_lock(&kernel->lock);
+    bool all_set = true;
+    for (size_t i = 0; i < kernel->info->num_args; i++)
+        all_set &= kernel->argv[i].set;
+    pthread_mutex_unlock(&kernel->lock);
+    LANES_CHECK(all_set, CL_INVALID_KERNEL_ARGS, "an argument has not been set");
+    size_t local[3];
+    cl_int err =
+        check_shape(kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);
+    if (err != CL_SUCCESS)
+        return err;
+    err = lanes_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list);
+    if (err != CL_SUCCESS)
+        return err;
+
+    /* A global size of 0 (or none) runs nothing once the wait list is complete (OpenCL 2.1+). */
+    bool empty = !global_work_size;
+    for (cl_uint d = 0; !empty && d < work_dim; d++)
+        empty = global_work_size[d] == 0;
+    lanes_launcher_fn fn = NULL;
+    if (!empty) {
+        struct lanes_specialization spec = {{local[0], local[1], local[2]}, work_dim, 1};
+        fn = lanes_ndrange_launcher(kernel->program, kernel->info, &spec);
+        LANES_CHECK(fn, CL_OUT_OF_RESOURCES,
+                    "the kernel could not be compiled for this launch (see the build log)");
+    }
+    cl_event cmd = lanes_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL,
+                                        empty ? NULL : lanes_ndrange_run);
+    LANES_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "allocating the command");
+    if (!empty) {
+        struct lanes_ndrange *nd =
+            make_payload(kernel, cmd, work_dim, global_work_offset, global_work_size, local, &err);
+        if (!nd) {
+            lanes_command_discard(cmd);
+            LANES_CHECK(0, err, "preparing the kernel's arguments");
+        }
+        nd->fn = fn;
+        cmd->cmd.data = nd;
+    }
+    return lanes_command_submit(cmd, num_events_in_wait_list, event_wait_list, LANES_ORDER_COMMAND,
+                                event, false);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event)
+{
+    const size_t one = 1;
+    return clEnqueueNDRangeKernel(command_queue, kernel, 1, NULL, &one, &one,
+                                  num_events_in_wait_list, event_wait_list, event);
+}

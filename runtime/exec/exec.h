@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The executor: one pool of worker threads shared by every queue and context.
+ * This is the whole interface between the scheduler (runtime/sched) and the
+ * threads; nothing else in the runtime creates or waits on a thread.
+ *
+ * Threading and locking contract, for every function below:
+ * - callable from any thread, workers included, with no lock of the caller's
+ *   held that a task could need (a task may run before the call returns);
+ * - never blocks on another task: submitting is a push onto a list, and a
+ *   range returns as soon as no chunk is left to claim, without waiting for
+ *   chunks other workers are still running;
+ * - never allocates, so never fails: the caller owns the task or range
+ *   record and keeps it alive until its function (or `done`) has run.
+ *
+ * The pool starts on first use. Its threads live until the library is
+ * unloaded (or the process exits), when a destructor stops them: each
+ * finishes the task in its hands, queued tasks are dropped, and the threads
+ * are joined, so that neither dlclose nor a leak checker finds a live thread.
+ */
+#ifndef LANES_RUNTIME_EXEC_H
+#define LANES_RUNTIME_EXEC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Worker threads the pool runs: LANES_NUM_THREADS when set, else the CPUs
+ * of the process's affinity mask. CL_DEVICE_MAX_COMPUTE_UNITS reports it.
+ */
+unsigned lanes_exec_num_workers(void);
+
+/* A unit of work for one worker; embedded in the object it belongs to. */
+struct lanes_task {
+    struct lanes_task *next; /* owned by the pool while queued */
+    void (*run)(struct lanes_task *task);
+};
+
+/*
+ * Queues `task`; a worker calls task->run(task) later, first come first
+ * served. The record must stay valid until run starts; run may free it.
+ */
+void lanes_exec_submit(struct lanes_task *task);
+
+/* Runs items [begin, end) of a range; called on any worker, concurrently. */
+typedef void (*lanes_range_fn)(void *ctx, size_t begin, size_t end);
+
+/* Called once, after the last item of a range has been processed. */
+typedef void (*lanes_range_done)(void *ctx);
+
+/* The state of one parallel range; opaque to its users, owned by the caller. */
+struct lanes_range {
+    struct lanes_range *next; /* in the pool's list of ranges with work left */
+    lanes_range_fn fn;
+    lanes_range_done done;
+    void *ctx;
+    size_t n, chunk;
+    atomic_size_t claim; /* the next unclaimed item */
+    atomic_uint users;   /* threads inside the range; the last one calls done */
+    bool listed;         /* guarded by the pool lock */
+};
+
+/*
+ * Runs fn over [0, n_items) in chunks of `chunk` items (0 picks one):
+ * idle workers join in and every participant, the caller included, claims
+ * chunks with an atomic counter until none is left. `done(ctx)` runs
+ * exactly once, on whichever participant leaves last, after every chunk has
+ * returned; the caller must not touch `r` after that. This is how a kernel
+ * command runs its work-groups (n_items = work-groups) on all workers: the
+ * command completes from `done`, and no worker ever waits for another.
+ * n_items == 0 calls done at once.
+ */
+void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes_range_fn fn,
+                      lanes_range_done done, void *ctx);
+
+/* The index of the calling worker in [0, lanes_exec_num_workers()), or -1. */
+int lanes_exec_worker_index(void);
+
+#endif

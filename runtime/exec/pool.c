@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The worker pool. One mutex guards the task list and the list of ranges
+ * with chunks left; tasks and range chunks themselves run with no pool lock
+ * held. Idle workers sleep on one condition variable.
+ */
+#include "exec.h"
+
+#include "../env.h"
+#include "../machine.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* More threads than this is a typo in LANES_NUM_THREADS, not a machine. */
+#define MAX_WORKERS 1024
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    struct lanes_task *head, *tail; /* tasks, oldest first */
+    struct lanes_range *ranges;     /* ranges with chunks left to claim */
+    unsigned idle;                  /* workers asleep on `wake` */
+    bool stop;
+    unsigned count;
+    pthread_t *threads;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static _Thread_local int worker_index = -1;
+
+unsigned lanes_exec_num_workers(void)
+{
+    unsigned long n = lanes_env_uint("LANES_NUM_THREADS", lanes_machine()->cpus);
+    return n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
+}
+
+int lanes_exec_worker_index(void)
+{
+    return worker_index;
+}
+
+/* Claims and runs chunks until none is left. */
+static void range_work(struct lanes_range *r)
+{
+    for (;;) {
+        size_t begin = atomic_fetch_add_explicit(&r->claim, r->chunk, memory_order_relaxed);
+        if (begin >= r->n)
+            return;
+        size_t end = r->n - begin < r->chunk ? r->n : begin + r->chunk;
+        r->fn(r->ctx, begin, end);
+    }
+}
+
+/*
+ * Leaves a range whose chunks are all claimed. It is unlisted first, so no
+ * thread can join after the user count reaches zero; the last user out has
+ * seen every chunk return (each user returns only after its own chunks).
+ */
+static void range_leave(struct lanes_range *r)
+{
+    pthread_mutex_lock(&pool.lock);
+    if (r->listed) {
+        struct lanes_range **p = &pool.ranges;
+        while (*p != r)
+            p = &(*p)->next;
+        *p = r->next;
+        r->listed = false;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    if (atomic_fetch_sub_explicit(&r->users, 1, memory_order_acq_rel) == 1)
+        r->done(r->ctx);
+}
+
+static void *worker_main(void *arg)
+{
+    worker_index = (int)(size_t)arg;
+    pthread_mutex_lock(&pool.lock);
+    while (!pool.stop) {
+        struct lanes_range *r = pool.ranges;
+        if (r) {
+            atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
+            pthread_mutex_unlock(&pool.lock);
+            range_work(r);
+            range_leave(r);
+            pthread_mutex_lock(&pool.lock);
+            continue;
+        }
+        struct lanes_task *t = pool.head;
+        if (t) {
+            pool.head = t->next;
+            if (!pool.head)
+                pool.tail = NULL;
+            pthread_mutex_unlock(&pool.lock);
+            t->run(t);
+            pthread_mutex_lock(&pool.lock);
+            continue;
+        }
+        pool.idle++;
+        pthread_cond_wait(&pool.wake, &pool.lock);
+        pool.idle--;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    return NULL;
+}
+
+static void start(void)
+{
+    unsigned n = lanes_exec_num_workers();
+    pool.threads = calloc(n, sizeof *pool.threads);
+    if (!pool.threads)
+        n = 1, pool.threads = calloc(1, sizeof *pool.threads);
+    if (!pool.threads) {
+        fprintf(stderr, "lanes: cannot allocate the worker pool\n");
+        abort();
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&pool.threads[i], NULL, worker_main, (void *)(size_t)i) != 0)
+            break;
+        pool.count++;
+    }
+    if (!pool.count) {
+        /* Without a worker no command could ever run: fail loudly. */
+        fprintf(stderr, "lanes: cannot start any worker thread\n");
+        abort();
+    }
+}
+
+/* Stops and joins the workers when the library is unloaded or the process exits. */
+__attribute__((destructor)) static void stop(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    bool started = pool.threads != NULL;
+    pool.stop = true;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    if (!started)
+        return;
+    for (unsigned i = 0; i < pool.count; i++)
+        if (!pthread_equal(pool.threads[i], pthread_self()))
+            pthread_join(pool.threads[i], NULL);
+    free(pool.threads);
+    pool.threads = NULL;
+}
+
+void lanes_exec_submit(struct lanes_task *task)
+{
+    pthread_once(&pool_once, start);
+    task->next = NULL;
+    pthread_mutex_lock(&pool.lock);
+    if (pool.stop) {
+        /* Tearing down (e.g. a static destructor still using OpenCL): run here. */
+        pthread_mutex_unlock(&pool.lock);
+        task->run(task);
+        return;
+    }
+    if (pool.tail)
+        pool.tail->next = task;
+    else
+        pool.head = task;
+    pool.tail = task;
+    if (pool.idle)
+        pthread_cond_signal(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes_range_fn fn,
+                      lanes_range_done done, void *ctx)
+{
+    if (n_items == 0) {
+        done(ctx);
+        return;
+    }
+    pthread_once(&pool_once, start);
+    if (chunk == 0) {
+        /* A few chunks per worker balance the load without much claiming. */
+        chunk = n_items / (4 * (size_t)pool.count);
+        if (chunk == 0)
+            chunk = 1;
+    }
+    r->fn = fn;
+    r->done = done;
+    r->ctx = ctx;
+    r->n = n_items;
+    r->chunk = chunk;
+    atomic_init(&r->claim, 0);
+    atomic_init(&r->users, 1); /* the caller */
+    r->listed = false;
+    if (n_items > chunk) {
+        pthread_mutex_lock(&pool.lock);
+        r->listed = !pool.stop;
+        r->next = pool.ranges;
+        if (r->listed)
+            pool.ranges = r;
+        if (pool.idle)
+            pthread_cond_broadcast(&pool.wake);
+        pthread_mutex_unlock(&pool.lock);
+    }
+    range_work(r);
+    range_leave(r);
+}

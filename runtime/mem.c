@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* Buffers and sub-buffers: storage, lifetime, destructor callbacks, mappings. */
+#include "mem.h"
+
+#include "context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool lanes_mem_valid(cl_mem m)
+{
+    return lanes_object_is(m, LANES_MAGIC_MEM);
+}
+
+bool lanes_mem_is_buffer(cl_mem m)
+{
+    return lanes_mem_valid(m) && m->type == CL_MEM_OBJECT_BUFFER;
+}
+
+static cl_mem mem_alloc(cl_context context, cl_mem_flags flags, size_t size)
+{
+    cl_mem m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    lanes_object_init(&m->obj, LANES_MAGIC_MEM);
+    atomic_init(&m->keep, 1);
+    m->context = context;
+    m->type = CL_MEM_OBJECT_BUFFER;
+    m->flags = flags;
+    m->size = size;
+    pthread_mutex_init(&m->lock, NULL);
+    return m;
+}
+
+cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                           const cl_mem_properties *props, size_t num_props, cl_int *err)
+{
+    cl_mem m = mem_alloc(context, flags, size);
+    if (!m) {
+        *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    if (num_props) {
+        m->props = malloc(num_props * sizeof *m->props);
+        if (!m->props) {
+            pthread_mutex_destroy(&m->lock);
+            free(m);
+            *err = CL_OUT_OF_HOST_MEMORY;
+            return NULL;
+        }
+        memcpy(m->props, props, num_props * sizeof *m->props);
+        m->num_props = num_props;
+    }
+    if (flags & CL_MEM_USE_HOST_PTR) {
+        /* The application's memory is the storage: the CPU shares it. */
+        m->host_ptr = host_ptr;
+        m->base = host_ptr;
+    } else {
+        size_t rounded = (size + LANES_MEM_ALIGN - 1) & ~(size_t)(LANES_MEM_ALIGN - 1);
+        m->alloc = aligned_alloc(LANES_MEM_ALIGN, rounded);
+        if (!m->alloc) {
+            free(m->props);
+            pthread_mutex_destroy(&m->lock);
+            free(m);
+            *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+            return NULL;
+        }
+        m->base = m->alloc;
+        if (flags & CL_MEM_COPY_HOST_PTR)
+            memcpy(m->base, host_ptr, size);
+    }
+    lanes_context_retain(context);
+    *err = CL_SUCCESS;
+    return m;
+}
+
+cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size)
+{
+    cl_mem m = mem_alloc(parent->context, flags, size);
+    if (!m)
+        return NULL;
+    m->parent = parent;
+    m->offset = origin;
+    m->base = parent->base + origin;
+    if (parent->flags & CL_MEM_USE_HOST_PTR)
+        m->host_ptr = (char *)parent->host_ptr + origin;
+    lanes_mem_keep(parent);
+    lanes_context_retain(m->context);
+    return m;
+}
+
+void lanes_mem_keep(cl_mem m)
+{
+    atomic_fetch_add_explicit(&m->keep, 1, memory_order_relaxed);
+}
+
+void lanes_mem_unkeep(cl_mem m)
+{
+    if (atomic_fetch_sub_explicit(&m->keep, 1, memory_order_acq_rel) != 1)
+        return;
+    /*
+     * No application reference and no command is left. The callbacks run
+     * newest first, with no lock held, before the storage goes away.
+     */
+    m->obj.magic = LANES_MAGIC_DEAD;
+    for (struct lanes_mem_destructor_cb *cb = m->destructors, *next; cb; cb = next) {
+        next = cb->next;
+        cb->fn(m, cb->user_data);
+        free(cb);
+    }
+    for (struct lanes_mem_map *map = m->maps, *next; map; map = next) {
+        next = map->next;
+        free(map);
+    }
+    cl_mem parent = m->parent;
+    cl_context c = m->context;
+    free(m->alloc);
+    free(m->props);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+    if (parent)
+        lanes_mem_unkeep(parent);
+    lanes_context_release(c);
+}
+
+void lanes_mem_release(cl_mem m)
+{
+    if (lanes_object_release(&m->obj))
+        lanes_mem_unkeep(m);
+}
+
+cl_int lanes_mem_add_destructor(cl_mem m, lanes_mem_destructor fn, void *user_data)
+{
+    struct lanes_mem_destructor_cb *cb = malloc(sizeof *cb);
+    if (!cb)
+        return CL_OUT_OF_HOST_MEMORY;
+    cb->fn = fn;
+    cb->user_data = user_data;
+    pthread_mutex_lock(&m->lock);
+    cb->next = m->destructors;
+    m->destructors = cb;
+    pthread_mutex_unlock(&m->lock);
+    return CL_SUCCESS;
+}
+
+cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags)
+{
+    struct lanes_mem_map *map = malloc(sizeof *map);
+    if (!map)
+        return CL_OUT_OF_HOST_MEMORY;
+    map->ptr = ptr;
+    map->offset = offset;
+    map->size = size;
+    map->flags = flags;
+    const cl_map_flags writes = CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    pthread_mutex_lock(&m->lock);
+    for (struct lanes_mem_map *o = m->maps; (flags & writes) && o; o = o->next) {
+        if ((o->flags & writes) && o->offset < offset + size && offset < o->offset + o->size) {
+            pthread_mutex_unlock(&m->lock);
+            free(map);
+            return CL_INVALID_OPERATION;
+        }
+    }
+    map->next = m->maps;
+    m->maps = map;
+    m->map_count++;
+    pthread_mutex_unlock(&m->lock);
+    return CL_SUCCESS;
+}
+
+bool lanes_mem_map_remove(cl_mem m, void *ptr)
+{
+    pthread_mutex_lock(&m->lock);
+    struct lanes_mem_map **p = &m->maps;
+    while (*p && (*p)->ptr != ptr)
+        p = &(*p)->next;
+    struct lanes_mem_map *map = *p;
+    if (map) {
+        *p = map->next;
+        m->map_count--;
+    }
+    pthread_mutex_unlock(&m->lock);
+    free(map);
+    return map != NULL;
+}
+
+bool lanes_mem_is_mapped(cl_mem m, void *ptr)
+{
+    pthread_mutex_lock(&m->lock);
+    struct lanes_mem_map *map = m->maps;
+    while (map && map->ptr != ptr)
+        map = map->next;
+    pthread_mutex_unlock(&m->lock);
+    return map != NULL;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory objects: buffers and sub-buffers. The CPU shares memory with the
+ * host, so a buffer is one host allocation (or the application's memory with
+ * CL_MEM_USE_HOST_PTR) at a fixed address for its whole life: commands and
+ * kernels reach it through lanes_mem_address().
+ */
+#ifndef LANES_RUNTIME_MEM_H
+#define LANES_RUNTIME_MEM_H
+
+#include "object.h"
+
+#include <pthread.h>
+
+/* The alignment of every allocation: CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes. */
+#define LANES_MEM_ALIGN 128
+
+/* Flags that say how kernels and the host may access a memory object. */
+#define LANES_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define LANES_MEM_HOST_FLAGS                                                                       \
+    (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define LANES_MEM_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+
+typedef void(CL_CALLBACK *lanes_mem_destructor)(cl_mem memobj, void *user_data);
+
+struct lanes_mem_destructor_cb {
+    struct lanes_mem_destructor_cb *next; /* the one registered before */
+    lanes_mem_destructor fn;
+    void *user_data;
+};
+
+/* A region handed out by clEnqueueMapBuffer and not unmapped yet. */
+struct lanes_mem_map {
+    struct lanes_mem_map *next;
+    void *ptr;
+    size_t offset, size;
+    cl_map_flags flags;
+};
+
+struct _cl_mem {
+    struct lanes_object obj; /* refs: the application's references */
+    atomic_uint keep;        /* the runtime's: 1 while refs > 0, plus commands, sub-buffers */
+    cl_context context;
+    cl_mem_object_type type;
+    cl_mem_flags flags; /* as given, plus what a sub-buffer inherits */
+    size_t size;
+    void *host_ptr; /* CL_MEM_HOST_PTR: the application's, with USE_HOST_PTR */
+    char *base;     /* byte 0 of this object */
+    void *alloc;    /* what this object allocated, freed with it */
+    cl_mem parent;  /* a sub-buffer's buffer */
+    size_t offset;  /* a sub-buffer's origin in its buffer */
+    /* The properties as given to clCreateBufferWithProperties, with their 0. */
+    cl_mem_properties *props;
+    size_t num_props;
+    pthread_mutex_t lock;                        /* guards the lists and the map count */
+    struct lanes_mem_destructor_cb *destructors; /* newest first */
+    struct lanes_mem_map *maps;
+    cl_uint map_count;
+};
+LANES_OBJECT_FIRST(struct _cl_mem);
+
+/* True when `m` is a live memory object. */
+bool lanes_mem_valid(cl_mem m);
+
+/* True when `m` is a live buffer or sub-buffer. */
+bool lanes_mem_is_buffer(cl_mem m);
+
+/* The host address of byte 0 of a buffer (a sub-buffer's origin included). */
+static inline void *lanes_mem_address(cl_mem m)
+{
+    return m->base;
+}
+
+/* The buffer a sub-buffer belongs to, or the buffer itself. */
+static inline cl_mem lanes_mem_root(cl_mem m)
+{
+    return m->parent ? m->parent : m;
+}
+
+/* Creates a buffer from validated arguments; sets *err on failure. */
+cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                           const cl_mem_properties *props, size_t num_props, cl_int *err);
+
+/* Creates a sub-buffer from validated arguments; NULL when out of memory. */
+cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
+
+/* Runtime references (commands and sub-buffers hold one each). */
+void lanes_mem_keep(cl_mem m);
+void lanes_mem_unkeep(cl_mem m);
+
+/* Drops an application reference. */
+void lanes_mem_release(cl_mem m);
+
+/* Registers a destructor callback; CL_OUT_OF_HOST_MEMORY on failure. */
+cl_int lanes_mem_add_destructor(cl_mem m, lanes_mem_destructor fn, void *user_data);
+
+/*
+ * Records a mapping handed to the application: CL_INVALID_OPERATION when it
+ * and another mapping of `m` for writing overlap, CL_OUT_OF_HOST_MEMORY.
+ */
+cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags);
+
+/* True when `ptr` is a mapping of `m` not unmapped yet. */
+bool lanes_mem_is_mapped(cl_mem m, void *ptr);
+
+/* Forgets one mapping at `ptr`; false when `ptr` was not mapped from `m`. */
+bool lanes_mem_map_remove(cl_mem m, void *ptr);
+
+#endif

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running kernels. A kernel command runs its work-groups as one exec range
+ * (runtime/exec): workers claim chunks of work-groups and call the launcher
+ * for each, with __local memory from an arena of their own, reused across
+ * work-groups and commands.
+ */
+#include "ndrange.h"
+
+#include "../compiler/program.h"
+#include "event.h"
+#include "program.h"
+#include "sched/sched.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The __local arena of the calling thread, grown on demand; freed when the thread exits. */
+struct arena {
+    char *base;
+    size_t size;
+};
+static pthread_key_t arena_key;
+static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
+
+static void arena_free(void *p)
+{
+    struct arena *a = p;
+    free(a->base);
+    free(a);
+}
+
+static void arena_init(void)
+{
+    pthread_key_create(&arena_key, arena_free);
+}
+
+static char *arena_get(size_t size)
+{
+    pthread_once(&arena_once, arena_init);
+    struct arena *a = pthread_getspecific(arena_key);
+    if (!a) {
+        if (!(a = calloc(1, sizeof *a)))
+            return NULL;
+        pthread_setspecific(arena_key, a);
+    }
+    if (a->size < size) {
+        size_t grown = (size + 4095) / 4096 * 4096;
+        char *p = aligned_alloc(128, grown);
+        if (!p)
+            return NULL;
+        free(a->base);
+        a->base = p;
+        a->size = grown;
+    }
+    return a->base ? a->base : (a->base = aligned_alloc(128, 128));
+}
+
+static bool same_spec(const struct lanes_specialization *a, const struct lanes_specialization *b)
+{
+    return a->work_dim == b->work_dim && a->width == b->width &&
+           memcmp(a->local_size, b->local_size, sizeof a->local_size) == 0;
+}
+
+/* Adds a line to the program's build log (under its lock). */
+static void append_log(cl_program p, const char *line)
+{
+    size_t old = strlen(p->log);
+    char *grown = realloc(p->log, old + strlen(line) + 1);
+    if (grown) {
+        strcpy(grown + old, line);
+        p->log = grown;
+    }
+}
+
+lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
+                                         const struct lanes_specialization *spec)
+{
+    pthread_mutex_lock(&program->lock);
+    for (struct lanes_launcher_entry *e = program->launchers; e; e = e->next) {
+        if (e->kernel == kernel && same_spec(&e->spec, spec)) {
+            pthread_mutex_unlock(&program->lock);
+            return e->fn;
+        }
+    }
+    /* Compiles under the program's lock: one build per specialization, however many threads. */
+    char *log = NULL;
+    lanes_launcher_fn fn = lanes_launcher_build(program->module, kernel, spec, &log);
+    struct lanes_launcher_entry *e = fn ? malloc(sizeof *e) : NULL;
+    if (e) {
+        *e = (struct lanes_launcher_entry){program->launchers, kernel, *spec, fn};
+        program->launchers = e;
+    } else {
+        append_log(program, log ? log : "lanes: out of host memory for a launcher\n");
+        fn = NULL;
+    }
+    pthread_mutex_unlock(&program->lock);
+    free(log);
+    return fn;
+}
+
+void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list)
+{
+    while (list) {
+        struct lanes_launcher_entry *next = list->next;
+        free(list);
+        list = next;
+    }
+}
+
+static void run_groups(void *ctx, size_t begin, size_t end)
+{
+    cl_event cmd = ctx;
+    const struct lanes_ndrange *nd = cmd->cmd.data;
+    struct lanes_wg wg = nd->wg;
+    wg.local_mem = arena_get(nd->local_bytes);
+    if (!wg.local_mem) {
+        atomic_store(&cmd->cmd.range_status, CL_OUT_OF_RESOURCES);
+        return;
+    }
+    for (size_t g = begin; g < end; g++) {
+        size_t rest = g;
+        for (unsigned d = 0; d < 3; d++) {
+            wg.group_id[d] = rest % nd->wg.num_groups[d];
+            rest /= nd->wg.num_groups[d];
+            uint64_t left = nd->wg.global_size[d] - wg.group_id[d] * nd->wg.enqueued_local_size[d];
+            wg.local_size[d] =
+                left < nd->wg.enqueued_local_size[d] ? left : nd->wg.enqueued_local_size[d];
+        }
+        nd->fn(nd->args, &wg);
+    }
+}
+
+static void groups_done(void *ctx)
+{
+    cl_event cmd = ctx;
+    lanes_command_complete(cmd, atomic_load(&cmd->cmd.range_status));
+}
+
+cl_int lanes_ndrange_run(cl_event cmd)
+{
+    const struct lanes_ndrange *nd = cmd->cmd.data;
+    if (nd->num_groups == 0)
+        return CL_COMPLETE;
+    atomic_store(&cmd->cmd.range_status, CL_COMPLETE);
+    /* Chunks small enough for every worker to get several, large enough to amortize claims. */
+    size_t chunk = nd->num_groups / (8 * (size_t)lanes_exec_num_workers());
+    lanes_exec_range(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1, run_groups, groups_done,
+                     cmd);
+    return LANES_COMMAND_PENDING;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel commands: launchers per specialization, and running an NDRange on the pool. */
+#ifndef LANES_RUNTIME_NDRANGE_H
+#define LANES_RUNTIME_NDRANGE_H
+
+#include "../compiler/launcher.h"
+#include "object.h"
+
+/* One compiled specialization of a kernel of a program, kept by the program. */
+struct lanes_launcher_entry {
+    struct lanes_launcher_entry *next;
+    const struct lanes_kernel_info *kernel;
+    struct lanes_specialization spec;
+    lanes_launcher_fn fn;
+};
+
+/*
+ * The launcher of `kernel` for `spec`: compiled at its first use, then taken
+ * from the program's list. NULL when it cannot be built; the reason is
+ * appended to the program's build log. Thread-safe.
+ */
+lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
+                                         const struct lanes_specialization *spec);
+
+/* Frees a program's list of launchers (the code stays in the JIT). */
+void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);
+
+/* What a kernel command carries: its launcher, argument block and work-group template. */
+struct lanes_ndrange {
+    lanes_launcher_fn fn;
+    struct lanes_wg wg;   /* group_id, local_size and local_mem are set per work-group */
+    size_t local_bytes;   /* of __local memory per work-group */
+    size_t num_groups;    /* in all dimensions */
+    unsigned char args[]; /* the argument block */
+};
+
+/* The body of a kernel command: its work-groups run on every worker. */
+cl_int lanes_ndrange_run(cl_event command);
+
+#endif
