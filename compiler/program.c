@@ -270,7 +270,7 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
         return cached;
     char *ext = cl_ext_arg(language);
     size_t n = options->num_clang_args;
-    const char **args = malloc((n + 3) * sizeof *args);
+    const char **args = malloc((n + 2) * sizeof *args);
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     if (!ext || !args || !pm) {
         free(ext), free(args), free(pm);
@@ -280,12 +280,6 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
     for (size_t i = 0; i < n; i++)
         args[i] = options->clang_args[i];
     args[n++] = ext;
-    /*
-     * Clang's table-driven built-in declarations instead of parsing opencl-c.h:
-     * a tenth of the time, and they honour OpenCL C 3.0 feature macros (opencl-c.h
-     * declares image functions even when __opencl_c_images is off).
-     */
-    args[n++] = "-fdeclare-opencl-builtins";
     /* Kernel argument names are always kept; clGetKernelArgInfo shows them only on request. */
     args[n++] = "-cl-kernel-arg-info";
 

@@ -23,9 +23,9 @@ struct lanes_frontend_file {
 /* What to compile and how. The bridge appends its own fixed arguments after
  * `args` (see clang_bridge.cpp), so the caller's choices cannot break them. */
 struct lanes_frontend_request {
-    const char *const
-        *args;       /* clang -cc1 arguments: -cl-std=, -D, -I, -cl-*, -w, -Werror, -cl-ext= */
-    size_t num_args; /* number of entries in `args` */
+    /* clang -cc1 arguments: -cl-std=, -cl-ext=, -D, -I, -cl-*, -w, -Werror, ... */
+    const char *const *args;
+    size_t num_args;                           /* number of entries in `args` */
     struct lanes_frontend_file source;         /* the program; name NULL means "input.cl" */
     const struct lanes_frontend_file *headers; /* in-memory headers (clCompileProgram) */
     size_t num_headers;                        /* number of entries in `headers` */
@@ -34,11 +34,10 @@ struct lanes_frontend_request {
     const char *features; /* comma-separated "+f,-g" LLVM features; NULL = the host CPU's */
 };
 
-/* The outcome of one compile; the caller owns both fields. */
+/* The outcome of one compile; the caller owns `module` and `log`. */
 struct lanes_frontend_result {
     LLVMModuleRef module; /* the program in the caller's context; NULL on failure */
     char *log;            /* diagnostics as Clang prints them, malloc'd, "" when none */
-    int used_pch;         /* 1 when opencl-c.h came precompiled: faster, same module and log */
 };
 
 /* Compiles OpenCL C to an LLVM module in `ctx`; returns 0 on success.

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <setjmp.h> /* cmocka.h needs these four first */
 #include <stdarg.h>
@@ -274,6 +275,36 @@ static void test_in_memory_headers(void **state)
     free(log);
 }
 
+/* Headers on disk stay reachable through -I next to the in-memory ones. */
+static void test_include_from_disk(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/lanes-frontend-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/disk.h", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("#define DISK 7\n", f);
+    fclose(f);
+
+    static const char mem_h[] = "#define MEM 5\n";
+    const struct lanes_frontend_file headers[] = {{"mem.h", mem_h, strlen(mem_h)}};
+    const char *const args[] = {"-I", dir};
+    struct job job = {.source = "#include \"disk.h\"\n"
+                                "#include <mem.h>\n"
+                                "kernel void k(global int *a) { a[0] = DISK + MEM; }\n",
+                      .args = args,
+                      .num_args = 2,
+                      .headers = headers,
+                      .num_headers = 1};
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile_ok(ctx, &job, NULL);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    remove(path);
+    rmdir(dir);
+}
+
 /* (d) -D macros reach the source, even to name a kernel. */
 static void test_define(void **state)
 {
@@ -319,7 +350,15 @@ static void test_invalid_arguments(void **state)
     job.args = extra_input;
     job.num_args = 1;
     log = compile_fails(&job);
-    assert_contains(log, "unexpected input file");
+    assert_contains(log, "error: unexpected input file 'other.cl'");
+    free(log);
+
+    /* A flag without its value must not take the bridge's next argument. */
+    static const char *const no_value[] = {"-cl-std=CL1.2", "-D"};
+    job.args = no_value;
+    job.num_args = 2;
+    log = compile_fails(&job);
+    assert_string_equal(log, "error: argument to '-D' is missing (expected 1 value)\n");
     free(log);
 
     struct job bad_cpu = {.source = address_space_kernel, .cpu = "no-such-cpu"};
@@ -344,7 +383,7 @@ static void test_invalid_arguments(void **state)
     free(res.log);
 }
 
-/* (f) Built-ins come from Clang's opencl-c.h. */
+/* (f) Built-ins are declared (from Clang's built-in tables). */
 static void test_builtins(void **state)
 {
     (void)state;
@@ -392,6 +431,37 @@ static void test_warnings(void **state)
     log = compile_fails(&job);
     assert_contains(log, "input.cl:1:39: error: implicit conversion from 'long' to 'int'");
     free(log);
+}
+
+/*
+ * OpenCL C 3.0 with an optional feature off compiles, and the built-ins of
+ * that feature are not declared; turned on, they are.
+ */
+static void test_features_gate_builtins(void **state)
+{
+    (void)state;
+    static const char *const off[] = {"-cl-std=CL3.0", "-cl-ext=-all,+__opencl_c_int64"};
+    static const char *const on[] = {"-cl-std=CL3.0",
+                                     "-cl-ext=-all,+__opencl_c_int64,+__opencl_c_images"};
+    struct job job = {.source = "kernel void k(global ulong *a) { a[0] = get_global_id(0); }\n",
+                      .args = off,
+                      .num_args = ARRAY_SIZE(off)};
+    LLVMContextRef ctx = LLVMContextCreate();
+    char *log;
+    LLVMModuleRef m = compile_ok(ctx, &job, &log);
+    free(log);
+    LLVMDisposeModule(m);
+    job.source = "kernel void k(read_only image2d_t img, sampler_t s, global float4 *a) {\n"
+                 "    a[0] = read_imagef(img, s, (int2)(0, 0));\n"
+                 "}\n";
+    log = compile_fails(&job);
+    assert_contains(log, "requires __opencl_c_images support");
+    free(log);
+    job.args = on;
+    m = compile_ok(ctx, &job, &log);
+    free(log);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
 }
 
 struct thread_job {
@@ -442,11 +512,13 @@ int main(void)
         cmocka_unit_test(test_kernel_arg_info),
         cmocka_unit_test(test_syntax_error),
         cmocka_unit_test(test_in_memory_headers),
+        cmocka_unit_test(test_include_from_disk),
         cmocka_unit_test(test_define),
         cmocka_unit_test(test_invalid_arguments),
         cmocka_unit_test(test_builtins),
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_features_gate_builtins),
     };
-    return cmocka_run_group_tests_name("frontend", tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }
