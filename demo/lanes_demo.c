@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lanes-demo: finds the Lanes platform through the ICD loader, lists its
- * device and prints the sub-group sizes it offers.
+ * device, prints the sub-group sizes it offers and runs a small kernel.
  */
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -30,6 +30,46 @@ static cl_platform_id find_lanes(void)
     }
     fprintf(stderr, "lanes-demo: no Lanes platform among %u (is lanes.icd registered?)\n", n);
     return NULL;
+}
+
+/* Builds and runs a kernel that squares 16 numbers; prints them. */
+static int run_kernel(cl_device_id dev)
+{
+    static const char *src = "kernel void square(global int *x) {\n"
+                             "    size_t i = get_global_id(0);\n"
+                             "    x[i] = x[i] * x[i];\n"
+                             "}\n";
+    enum { N = 16 };
+    cl_int data[N], err;
+    for (int i = 0; i < N; i++)
+        data[i] = i;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (check(err, "clCreateContext"))
+        return 1;
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (check(clBuildProgram(prog, 1, &dev, NULL, NULL, NULL), "clBuildProgram"))
+        return 1;
+    cl_kernel k = clCreateKernel(prog, "square", &err);
+    cl_mem buf =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    size_t global = N;
+    if (check(clSetKernelArg(k, 0, sizeof buf, &buf), "clSetKernelArg") ||
+        check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+              "clEnqueueNDRangeKernel") ||
+        check(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL),
+              "clEnqueueReadBuffer"))
+        return 1;
+    printf("kernel:   square(0..%d) =", N - 1);
+    for (int i = 0; i < N; i++)
+        printf(" %d", data[i]);
+    printf("\n");
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return 0;
 }
 
 int main(void)
@@ -62,5 +102,5 @@ int main(void)
     } else {
         printf(" none yet (the vectorizer has not landed)\n");
     }
-    return 0;
+    return run_kernel(dev);
 }
