@@ -86,10 +86,44 @@ static void loop_end(struct gen *g, struct loop *l, uint64_t step)
     LLVMPositionBuilderAtEnd(g->b, l->exit);
 }
 
+/* A call of the coroutine intrinsic `name` on handle `h`. */
+static LLVMValueRef coro_call(struct gen *g, LLVMModuleRef m, const char *name, LLVMValueRef h)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->ctx, id, NULL, 0), f, &h, 1, "");
+}
+
+/*
+ * After every sub-group of a coroutine kernel has started (and stopped at
+ * its first barrier or its end), resume them in turn, round after round,
+ * until the first one has finished: barriers are reached by all work-items
+ * of a work-group, so all finish in the same round.
+ */
+static void emit_resume_rounds(struct gen *g, LLVMModuleRef m, LLVMValueRef fn,
+                               LLVMValueRef handles, LLVMValueRef count)
+{
+    LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(g->ctx, fn, "round");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, fn, "resume");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, fn, "finished");
+    LLVMBuildBr(g->b, round);
+    LLVMPositionBuilderAtEnd(g->b, round);
+    LLVMValueRef first = LLVMBuildLoad2(g->b, g->ptr, handles, "");
+    LLVMBuildCondBr(g->b, coro_call(g, m, "llvm.coro.done", first), done, body);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    struct loop each = loop_begin(g, fn, count, "each");
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(g->b, g->ptr, handles, &each.var, 1, "");
+    coro_call(g, m, "llvm.coro.resume", LLVMBuildLoad2(g->b, g->ptr, slot, ""));
+    loop_end(g, &each, 1);
+    LLVMBuildBr(g->b, round);
+    LLVMPositionBuilderAtEnd(g->b, done);
+}
+
 /* The launcher: unpack the block once, then run every sub-group of the work-group. */
 static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
                                   const struct lanes_kernel_info *k,
-                                  const struct lanes_specialization *spec, const char *name)
+                                  const struct lanes_specialization *spec, bool coroutine,
+                                  const char *name)
 {
     struct gen g = {.ctx = LLVMGetModuleContext(m)};
     g.b = LLVMCreateBuilderInContext(g.ctx);
@@ -116,6 +150,12 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
             d < spec->work_dim && spec->local_size[d] > 1
                 ? LLVMBuildLoad2(g.b, g.i64, byte_gep(&g, wg, LANES_WG_LOCAL_SIZE + 8 * d), "")
                 : LLVMConstInt(g.i64, spec->local_size[d], 0);
+    /* A coroutine kernel keeps each sub-group's handle, in launch order. */
+    uint64_t max_sgs =
+        spec->local_size[0] * spec->local_size[1] * spec->local_size[2] / spec->width;
+    LLVMValueRef handles =
+        coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, max_sgs, 0), "handles")
+                  : NULL;
     struct loop z = loop_begin(&g, fn, size[2], "z");
     struct loop y = loop_begin(&g, fn, size[1], "y");
     struct loop x = loop_begin(&g, fn, size[0], "x");
@@ -123,6 +163,16 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     call_args[n + 2] = y.var;
     call_args[n + 3] = z.var;
     LLVMValueRef call = LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args, n + 4, "");
+    if (coroutine) {
+        LLVMValueRef index = LLVMBuildAdd(
+            g.b,
+            LLVMBuildMul(g.b, LLVMBuildAdd(g.b, LLVMBuildMul(g.b, z.var, size[1], ""), y.var, ""),
+                         size[0], ""),
+            x.var, "");
+        if (spec->width > 1)
+            index = LLVMBuildUDiv(g.b, index, LLVMConstInt(g.i64, spec->width, 0), "");
+        LLVMBuildStore(g.b, call, LLVMBuildInBoundsGEP2(g.b, g.ptr, handles, &index, 1, ""));
+    }
     unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
     for (unsigned i = 0; i < n; i++) {
         LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(sg, i + 1, byval);
@@ -132,6 +182,15 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     loop_end(&g, &x, spec->width);
     loop_end(&g, &y, 1);
     loop_end(&g, &z, 1);
+    if (coroutine) {
+        LLVMValueRef items =
+            LLVMBuildMul(g.b, LLVMBuildMul(g.b, size[0], size[1], ""), size[2], "");
+        if (spec->width > 1)
+            items = LLVMBuildUDiv(
+                g.b, LLVMBuildAdd(g.b, items, LLVMConstInt(g.i64, spec->width - 1, 0), ""),
+                LLVMConstInt(g.i64, spec->width, 0), "");
+        emit_resume_rounds(&g, m, fn, handles, items);
+    }
     LLVMBuildRetVoid(g.b);
     LLVMDisposeBuilder(g.b);
     return fn;
@@ -185,13 +244,14 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
     bool parsed = LLVMParseBitcodeInContext2(ctx, buf, &m) == 0;
     LLVMDisposeMemoryBuffer(buf);
     LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
-    LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, log) : NULL;
+    bool coroutine = false;
+    LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, &coroutine, log) : NULL;
     if (!sg) {
         if (!*log)
             *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
         goto fail;
     }
-    LLVMValueRef launcher = emit_launcher(m, sg, k, spec, name);
+    LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, name);
     /* Only the launcher is needed from outside: everything else may go. */
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (f != launcher && !LLVMIsDeclaration(f))

@@ -16,6 +16,8 @@
 
 #include "program.h"
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -33,6 +35,12 @@ struct lanes_wg {
     uint64_t enqueued_local_size[3];
     char *local_mem; /* this work-group's __local memory: the kernel's variables, then arguments */
     uint32_t work_dim;
+    /*
+     * Memory for the frames of a work-group's sub-groups when the kernel has
+     * barriers (coroutines): valid until the launcher returns, never freed
+     * one by one. The runtime serves it from a per-worker arena.
+     */
+    void *(*frame_alloc)(uint64_t size);
 };
 
 enum {
@@ -44,7 +52,12 @@ enum {
     LANES_WG_ENQUEUED_LOCAL_SIZE = 120,
     LANES_WG_LOCAL_MEM = 144,
     LANES_WG_WORK_DIM = 152,
+    LANES_WG_FRAME_ALLOC = 160,
 };
+
+static_assert(offsetof(struct lanes_wg, local_mem) == LANES_WG_LOCAL_MEM, "ABI");
+static_assert(offsetof(struct lanes_wg, work_dim) == LANES_WG_WORK_DIM, "ABI");
+static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "ABI");
 
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 

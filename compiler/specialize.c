@@ -68,8 +68,8 @@ static void copy_param_attrs(LLVMValueRef from, unsigned from_index, LLVMValueRe
         LLVMAddAttributeAtIndex(to, to_index, attrs[i]);
 }
 
-/* The kernel's body, moved into void sg(<params>, ptr wg, i64 lx, i64 ly, i64 lz). */
-static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel)
+/* The kernel's body, moved into sg(<params>, ptr wg, i64 lx, i64 ly, i64 lz) returning `ret`. */
+static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel, LLVMTypeRef ret)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     unsigned n = LLVMCountParams(kernel);
@@ -79,7 +79,7 @@ static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel)
     params[n] = LLVMPointerTypeInContext(ctx, 0);
     for (unsigned d = 0; d < 3; d++)
         params[n + 1 + d] = LLVMInt64TypeInContext(ctx);
-    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, n + 4, 0);
+    LLVMTypeRef type = LLVMFunctionType(ret, params, n + 4, 0);
     size_t len;
     char name[300];
     snprintf(name, sizeof name, "%.200s.sg", LLVMGetValueName2(kernel, &len));
@@ -239,14 +239,9 @@ static int lower_static_locals(LLVMModuleRef m, LLVMValueRef sg, const char *ker
 bool lanes_has_barrier(LLVMValueRef fn)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            size_t len;
-            const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
-            if (strncmp(name, "_Z7barrierj", 11) == 0 ||
-                strncmp(name, "_Z18work_group_barrier", 22) == 0)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (lanes_is_barrier(i))
                 return true;
-        }
     return false;
 }
 
@@ -281,7 +276,7 @@ static void lower_fences(LLVMValueRef sg)
 }
 
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
-                              const struct lanes_specialization *spec, char **log)
+                              const struct lanes_specialization *spec, bool *coroutine, char **log)
 {
     size_t len;
     char *name = strdup(LLVMGetValueName2(kernel, &len));
@@ -290,14 +285,12 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         return NULL;
     }
     uint64_t items = spec->local_size[0] * spec->local_size[1] * spec->local_size[2];
-    LLVMValueRef sg = move_into_sg(m, kernel);
-    if (lanes_has_barrier(sg) && items > spec->width) {
-        *log = message("lanes: kernel %s: barriers across several sub-groups are not supported "
-                       "yet (a work-group of one sub-group runs)\n",
-                       name);
-        free(name);
-        return NULL;
-    }
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    *coroutine = lanes_has_barrier(kernel) && items > spec->width;
+    LLVMValueRef sg = move_into_sg(
+        m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
+    if (*coroutine)
+        lanes_make_coroutine(sg);
     lower_fences(sg);
     lanes_lower_workitem(sg, spec);
     int rc = lower_static_locals(m, sg, name, log);

@@ -6,6 +6,7 @@
 #include "launcher.h"
 
 #include <llvm-c/Types.h>
+#include <stdbool.h>
 
 /*
  * In `m`, inlines every call of `kernel` and replaces it by its sub-group
@@ -13,11 +14,19 @@
  *     void sg(<kernel parameters>, ptr wg, i64 lx, i64 ly, i64 lz)
  * where (lx, ly, lz) is the local id of the sub-group's first work-item. The
  * work-item built-ins and the kernel's __local variables are lowered to
- * reads of `wg` and the folded constants of `spec`. Returns the function, or
- * NULL with *log (malloc'd) saying why.
+ * reads of `wg` and the folded constants of `spec`. When the kernel has
+ * barriers and a work-group holds several sub-groups, sg is a coroutine
+ * returning its handle instead (*coroutine set; compiler/coroutine.c).
+ * Returns the function, or NULL with *log (malloc'd) saying why.
  */
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
-                              const struct lanes_specialization *spec, char **log);
+                              const struct lanes_specialization *spec, bool *coroutine, char **log);
+
+/* True when instruction `i` is a work-group barrier call. */
+bool lanes_is_barrier(LLVMValueRef i);
+
+/* Turns `sg` (returning ptr) into a coroutine that suspends at each barrier. */
+void lanes_make_coroutine(LLVMValueRef sg);
 
 /* Lowers the work-item built-in calls in `sg` (compiler/workitem.c). */
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec);

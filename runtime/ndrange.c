@@ -16,18 +16,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The __local arena of the calling thread, grown on demand; freed when the thread exits. */
+/*
+ * What a thread needs to run work-groups: __local memory, grown on demand,
+ * and the coroutine frames of a barrier kernel's sub-groups, bump-allocated
+ * from chunks that never move and all reused by the next work-group. Freed
+ * when the thread exits.
+ */
+struct frame_chunk {
+    struct frame_chunk *next;
+    size_t size, used;
+    char data[];
+};
+
 struct arena {
-    char *base;
-    size_t size;
+    char *local;
+    size_t local_size;
+    struct frame_chunk *chunks, *current;
 };
 static pthread_key_t arena_key;
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct arena *arena;
 
 static void arena_free(void *p)
 {
     struct arena *a = p;
-    free(a->base);
+    for (struct frame_chunk *c = a->chunks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    free(a->local);
     free(a);
 }
 
@@ -36,25 +53,53 @@ static void arena_init(void)
     pthread_key_create(&arena_key, arena_free);
 }
 
-static char *arena_get(size_t size)
+/* The calling thread's arena with at least `local` bytes of __local memory; NULL if out of memory.
+ */
+static struct arena *arena_get(size_t local)
 {
-    pthread_once(&arena_once, arena_init);
-    struct arena *a = pthread_getspecific(arena_key);
-    if (!a) {
-        if (!(a = calloc(1, sizeof *a)))
+    if (!arena) {
+        pthread_once(&arena_once, arena_init);
+        if (!(arena = calloc(1, sizeof *arena)))
             return NULL;
-        pthread_setspecific(arena_key, a);
+        pthread_setspecific(arena_key, arena);
     }
-    if (a->size < size) {
-        size_t grown = (size + 4095) / 4096 * 4096;
+    if (!arena->local || arena->local_size < local) {
+        size_t grown = local > 4096 ? (local + 4095) / 4096 * 4096 : 4096;
         char *p = aligned_alloc(128, grown);
         if (!p)
             return NULL;
-        free(a->base);
-        a->base = p;
-        a->size = grown;
+        free(arena->local);
+        arena->local = p;
+        arena->local_size = grown;
     }
-    return a->base ? a->base : (a->base = aligned_alloc(128, 128));
+    for (struct frame_chunk *c = arena->chunks; c; c = c->next)
+        c->used = 0;
+    arena->current = arena->chunks;
+    return arena;
+}
+
+/* wg->frame_alloc: a frame for one sub-group of the work-group this thread runs. */
+static void *frame_alloc(uint64_t size)
+{
+    size = (size + 63) / 64 * 64;
+    for (struct frame_chunk *c = arena->current; c; c = c->next) {
+        if (c->size - c->used >= size) {
+            arena->current = c;
+            c->used += size;
+            return c->data + c->used - size;
+        }
+    }
+    size_t bytes = size > (64u << 10) ? size : (64u << 10);
+    struct frame_chunk *c = aligned_alloc(64, (sizeof *c + bytes + 63) / 64 * 64);
+    if (!c)
+        abort(); /* a coroutine has no way to report it; there is no memory left anyway */
+    *c = (struct frame_chunk){NULL, bytes, size};
+    /* Appended, so that the frames already handed out stay where they are. */
+    struct frame_chunk **tail = &arena->chunks;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = arena->current = c;
+    return c->data;
 }
 
 static bool same_spec(const struct lanes_specialization *a, const struct lanes_specialization *b)
@@ -114,8 +159,9 @@ static void run_groups(void *ctx, size_t begin, size_t end)
     cl_event cmd = ctx;
     const struct lanes_ndrange *nd = cmd->cmd.data;
     struct lanes_wg wg = nd->wg;
-    wg.local_mem = arena_get(nd->local_bytes);
-    if (!wg.local_mem) {
+    wg.frame_alloc = frame_alloc;
+    struct arena *a = arena_get(nd->local_bytes);
+    if (!a) {
         atomic_store(&cmd->cmd.range_status, CL_OUT_OF_RESOURCES);
         return;
     }
@@ -128,6 +174,8 @@ static void run_groups(void *ctx, size_t begin, size_t end)
             wg.local_size[d] =
                 left < nd->wg.enqueued_local_size[d] ? left : nd->wg.enqueued_local_size[d];
         }
+        arena_get(0); /* every frame of the previous work-group is free again */
+        wg.local_mem = a->local;
         nd->fn(nd->args, &wg);
     }
 }

@@ -38,11 +38,23 @@ static lanes_launcher_fn build(const char *src, const char *options, unsigned wo
     return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, log);
 }
 
+/* Coroutine frames for one work-group: a bump allocator reset before each. */
+static char frames[1 << 20];
+static size_t frames_used;
+
+static void *frame_alloc(uint64_t size)
+{
+    void *p = frames + frames_used;
+    frames_used += (size + 63) / 64 * 64;
+    assert_true(frames_used <= sizeof frames);
+    return p;
+}
+
 /* Runs every work-group of an NDRange, as runtime/exec will. */
 static void run(lanes_launcher_fn fn, const void *args, unsigned work_dim, const uint64_t global[3],
                 const uint64_t local[3], const uint64_t offset[3], size_t local_bytes)
 {
-    struct lanes_wg wg = {.work_dim = work_dim};
+    struct lanes_wg wg = {.work_dim = work_dim, .frame_alloc = frame_alloc};
     char *local_mem = aligned_alloc(128, local_bytes ? (local_bytes + 127) / 128 * 128 : 128);
     wg.local_mem = local_mem;
     for (unsigned d = 0; d < 3; d++) {
@@ -60,6 +72,7 @@ static void run(lanes_launcher_fn fn, const void *args, unsigned work_dim, const
                     uint64_t rest = global[d] - g[d] * local[d];
                     wg.local_size[d] = rest < local[d] ? rest : local[d];
                 }
+                frames_used = 0;
                 fn(args, &wg);
             }
     free(local_mem);
@@ -200,22 +213,92 @@ static void argument_kinds(void **state)
     lanes_program_module_free(m);
 }
 
+/*
+ * Barriers across the work-items of a work-group: a tree reduction in local
+ * memory with a barrier in a loop whose trip count depends on the data (but
+ * is the same for the whole group), then a transpose through local memory.
+ */
+static void barriers(void **state)
+{
+    (void)state;
+    const char *src = "kernel void reduce(global const int *in, global int *out, local int *tmp,\n"
+                      "                   global const int *rounds) {\n"
+                      "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "    int acc = 0;\n"
+                      "    for (int r = 0; r < rounds[get_group_id(0)]; r++) {\n"
+                      "        tmp[l] = in[get_global_id(0)] + r;\n"
+                      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "        for (size_t s = n / 2; s > 0; s /= 2) {\n"
+                      "            if (l < s) tmp[l] += tmp[l + s];\n"
+                      "            barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "        }\n"
+                      "        acc += tmp[0];\n"
+                      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    }\n"
+                      "    out[get_global_id(0)] = acc;\n"
+                      "}\n";
+    uint64_t local[3] = {16, 1, 1}, global[3] = {64, 1, 1}, offset[3] = {0};
+    struct lanes_program_module *m;
+    char *log;
+    lanes_launcher_fn fn = build(src, "", 1, local, &m, &log);
+    if (!fn)
+        fail_msg("%s", log);
+    int in[64], out[64], rounds[4] = {1, 3, 0, 2};
+    for (int i = 0; i < 64; i++)
+        in[i] = i * 7 - 100;
+    const int *pin = in, *prounds = rounds;
+    int *pout = out;
+    uint64_t tmp = 0;
+    unsigned char args[32];
+    memcpy(args, &pin, 8);
+    memcpy(args + 8, &pout, 8);
+    memcpy(args + 16, &tmp, 8);
+    memcpy(args + 24, &prounds, 8);
+    run(fn, args, 1, global, local, offset, 16 * sizeof(int));
+    for (int g = 0; g < 4; g++) {
+        int expect = 0;
+        for (int r = 0; r < rounds[g]; r++)
+            for (int i = 0; i < 16; i++)
+                expect += in[16 * g + i] + r;
+        for (int i = 0; i < 16; i++)
+            assert_int_equal(out[16 * g + i], expect);
+    }
+    lanes_program_module_free(m);
+
+    const char *transpose = "kernel void t(global const float *in, global float *out) {\n"
+                            "    local float tile[8][9];\n"
+                            "    size_t x = get_local_id(0), y = get_local_id(1);\n"
+                            "    size_t gx = get_group_id(0) * 8, gy = get_group_id(1) * 8;\n"
+                            "    size_t w = get_global_size(0), h = get_global_size(1);\n"
+                            "    tile[y][x] = in[(gy + y) * w + gx + x];\n"
+                            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                            "    out[(gx + y) * h + gy + x] = tile[x][y];\n"
+                            "}\n";
+    uint64_t l2[3] = {8, 8, 1}, g2[3] = {32, 16, 1};
+    fn = build(transpose, "", 2, l2, &m, &log);
+    if (!fn)
+        fail_msg("%s", log);
+    float a[32 * 16], t[16 * 32];
+    for (int i = 0; i < 32 * 16; i++)
+        a[i] = (float)i;
+    const float *pa = a;
+    float *pt = t;
+    memcpy(args, &pa, 8);
+    memcpy(args + 8, &pt, 8);
+    run(fn, args, 2, g2, l2, offset, m->kernels[0].local_mem_size);
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 32; x++)
+            assert_float_equal(t[x * 16 + y], a[y * 32 + x], 0.0f);
+    lanes_program_module_free(m);
+}
+
 /* The log explains what cannot run yet instead of failing silently. */
 static void refusals_are_explained(void **state)
 {
     (void)state;
-    uint64_t one[3] = {1, 1, 1}, four[3] = {4, 1, 1};
+    uint64_t one[3] = {1, 1, 1};
     struct lanes_program_module *m;
     char *log = NULL;
-    const char *barrier = "kernel void b(global int *x) { x[get_global_id(0)] = 1;\n"
-                          "  barrier(CLK_GLOBAL_MEM_FENCE); x[0] += 1; }";
-    /* One work-item per group: the barrier is only a fence. */
-    assert_non_null(build(barrier, "", 1, one, &m, &log));
-    lanes_program_module_free(m);
-    assert_null(build(barrier, "", 1, four, &m, &log));
-    assert_non_null(strstr(log, "barrier"));
-    free(log);
-    lanes_program_module_free(m);
     assert_null(
         build("kernel void s(global float *x) { x[0] = sin(x[1]); }", "", 1, one, &m, &log));
     assert_non_null(strstr(log, "_Z3sinf"));
@@ -229,6 +312,7 @@ int main(void)
         cmocka_unit_test(one_dimension_non_uniform),
         cmocka_unit_test(three_dimensions),
         cmocka_unit_test(argument_kinds),
+        cmocka_unit_test(barriers),
         cmocka_unit_test(refusals_are_explained),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

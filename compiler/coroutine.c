@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Barriers across sub-groups (ARCHITECTURE.md §5): the sub-group function
+ * becomes an LLVM coroutine (switch-resumed, like a C++ coroutine) that
+ * suspends at each barrier; LLVM's coro passes, part of the O3 pipeline,
+ * compute what lives across a barrier and split the function. The launcher
+ * starts every sub-group of the work-group, then resumes each in turn until
+ * all have finished (compiler/launcher.c). Frames come from wg->frame_alloc.
+ */
+#include "specialize.h"
+
+#include <llvm-c/Core.h>
+#include <string.h>
+
+struct coro {
+    LLVMModuleRef m;
+    LLVMContextRef ctx;
+    LLVMBuilderRef b;
+    LLVMValueRef fn, id, hdl;
+    LLVMBasicBlockRef cleanup, suspend, dead;
+};
+
+/* A call of the intrinsic `name`, overloaded on `overload` when not NULL. */
+static LLVMValueRef intrinsic(LLVMModuleRef m, LLVMBuilderRef b, const char *name,
+                              LLVMTypeRef overload, LLVMValueRef *args, unsigned n)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    size_t count = overload ? 1 : 0;
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, &overload, count);
+    LLVMTypeRef t = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &overload, count);
+    return LLVMBuildCall2(b, t, f, args, n, "");
+}
+
+/* Suspends where the builder is; execution goes on in `resume` (final: never resumed). */
+static void suspend_to(struct coro *c, bool final, LLVMBasicBlockRef resume)
+{
+    LLVMValueRef args[2] = {LLVMConstNull(LLVMTokenTypeInContext(c->ctx)),
+                            LLVMConstInt(LLVMInt1TypeInContext(c->ctx), final, 0)};
+    LLVMValueRef s = intrinsic(c->m, c->b, "llvm.coro.suspend", NULL, args, 2);
+    LLVMValueRef sw = LLVMBuildSwitch(c->b, s, c->suspend, 2);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c->ctx);
+    LLVMAddCase(sw, LLVMConstInt(i8, 0, 0), resume);
+    LLVMAddCase(sw, LLVMConstInt(i8, 1, 0), c->cleanup);
+}
+
+bool lanes_is_barrier(LLVMValueRef i)
+{
+    LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+    size_t len;
+    const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+    return strncmp(name, "_Z7barrierj", 11) == 0 ||
+           strncmp(name, "_Z18work_group_barrier", 22) == 0;
+}
+
+/*
+ * Splits `bb` at barrier `i`: what precedes the barrier moves to a new block
+ * before `bb`, which suspends and resumes in `bb`. Moving the first half
+ * (not the second) leaves the phis of `bb`'s successors valid.
+ */
+static void split_at_barrier(struct coro *c, LLVMBasicBlockRef bb, LLVMValueRef i)
+{
+    LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(c->ctx, bb, "before.barrier");
+    LLVMReplaceAllUsesWith(LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(pre));
+    LLVMPositionBuilderAtEnd(c->b, pre);
+    while (LLVMGetFirstInstruction(bb) != i) {
+        LLVMValueRef j = LLVMGetFirstInstruction(bb);
+        LLVMInstructionRemoveFromParent(j);
+        LLVMInsertIntoBuilder(c->b, j);
+    }
+    LLVMInstructionEraseFromParent(i);
+    suspend_to(c, false, bb);
+}
+
+/* The coroutine's prologue, suspend and cleanup blocks (see LLVM's Coroutines.rst). */
+static void frame(struct coro *c, LLVMValueRef wg)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c->ctx, 0), i64 = LLVMInt64TypeInContext(c->ctx);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(c->fn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    LLVMPositionBuilderBefore(c->b, first);
+    LLVMValueRef null = LLVMConstNull(ptr);
+    LLVMValueRef id_args[4] = {LLVMConstInt(LLVMInt32TypeInContext(c->ctx), 0, 0), null, null,
+                               null};
+    c->id = intrinsic(c->m, c->b, "llvm.coro.id", NULL, id_args, 4);
+    LLVMValueRef size = intrinsic(c->m, c->b, "llvm.coro.size", i64, NULL, 0);
+    LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_FRAME_ALLOC, 0);
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(c->b, LLVMInt8TypeInContext(c->ctx), wg, &idx, 1, "");
+    LLVMValueRef alloc = LLVMBuildLoad2(c->b, ptr, slot, "frame_alloc");
+    LLVMTypeRef alloc_type = LLVMFunctionType(ptr, &i64, 1, 0);
+    LLVMValueRef mem = LLVMBuildCall2(c->b, alloc_type, alloc, &size, 1, "frame");
+    LLVMValueRef begin_args[2] = {c->id, mem};
+    c->hdl = intrinsic(c->m, c->b, "llvm.coro.begin", NULL, begin_args, 2);
+
+    c->cleanup = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "coro.cleanup");
+    c->suspend = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "coro.suspend");
+    c->dead = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "coro.dead");
+    LLVMPositionBuilderAtEnd(c->b, c->cleanup);
+    LLVMValueRef free_args[2] = {c->id, c->hdl};
+    intrinsic(c->m, c->b, "llvm.coro.free", NULL, free_args, 2); /* the arena frees it */
+    LLVMBuildBr(c->b, c->suspend);
+    LLVMPositionBuilderAtEnd(c->b, c->suspend);
+    LLVMValueRef end_args[3] = {c->hdl, LLVMConstInt(LLVMInt1TypeInContext(c->ctx), 0, 0),
+                                LLVMConstNull(LLVMTokenTypeInContext(c->ctx))};
+    intrinsic(c->m, c->b, "llvm.coro.end", NULL, end_args, 3);
+    LLVMBuildRet(c->b, c->hdl);
+    LLVMPositionBuilderAtEnd(c->b, c->dead);
+    LLVMBuildUnreachable(c->b);
+}
+
+void lanes_make_coroutine(LLVMValueRef sg)
+{
+    struct coro c = {.m = LLVMGetGlobalParent(sg), .fn = sg};
+    c.ctx = LLVMGetModuleContext(c.m);
+    c.b = LLVMCreateBuilderInContext(c.ctx);
+    unsigned n = LLVMCountParams(sg);
+    frame(&c, LLVMGetParam(sg, n - 4));
+
+    /* Barriers suspend; every return becomes the final suspension. */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        if (bb == c.cleanup || bb == c.suspend || bb == c.dead)
+            continue;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            if (lanes_is_barrier(i)) {
+                split_at_barrier(&c, bb, i);
+                next = LLVMGetFirstInstruction(bb);
+            } else if (LLVMIsAReturnInst(i)) {
+                LLVMPositionBuilderBefore(c.b, i);
+                suspend_to(&c, true, c.dead);
+                LLVMInstructionEraseFromParent(i);
+                break;
+            }
+        }
+    }
+    const char *attr = "presplitcoroutine";
+    LLVMAddAttributeAtIndex(
+        sg, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(c.ctx, LLVMGetEnumAttributeKindForName(attr, strlen(attr)), 0));
+    LLVMRemoveEnumAttributeAtIndex(sg, LLVMAttributeFunctionIndex,
+                                   LLVMGetEnumAttributeKindForName("alwaysinline", 12));
+    LLVMDisposeBuilder(c.b);
+}
