@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the benchmarks: every platform the loader lists, timing, medians. */
+#ifndef LANES_BENCH_COMMON_H
+#define LANES_BENCH_COMMON_H
+
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static inline double bench_now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static inline int bench_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of n samples (sorts them). */
+static inline double bench_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, bench_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One platform's first device of any type, and its name; 0 on success. */
+struct bench_target {
+    char name[128];
+    cl_platform_id platform;
+    cl_device_id device;
+};
+
+static inline size_t bench_targets(struct bench_target *t, size_t max)
+{
+    cl_platform_id ids[16];
+    cl_uint n = 0;
+    if (clGetPlatformIDs(16, ids, &n) != CL_SUCCESS)
+        return 0;
+    size_t count = 0;
+    for (cl_uint i = 0; i < n && i < 16 && count < max; i++) {
+        if (clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &t[count].device, NULL) != CL_SUCCESS)
+            continue;
+        t[count].platform = ids[i];
+        clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof t[count].name, t[count].name, NULL);
+        count++;
+    }
+    return count;
+}
+
+#define BENCH_CHECK(call)                                                                          \
+    do {                                                                                           \
+        cl_int err_ = (call);                                                                      \
+        if (err_ != CL_SUCCESS) {                                                                  \
+            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, err_);            \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+#endif
