@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An entry is "LANESLOG", the log size (8 bytes, little-endian), the log,
- * then a binary container (compiler/binary.h) whose own checks (version, CPU,
- * checksum) guard the module. Entries are written to a temporary file and
- * renamed, so readers never see half an entry.
+ * An entry is a kind tag (8 bytes: "LANESPRG" or "LANESOBJ"), the payload
+ * size (8 bytes, little-endian), the payload's SHA-256, then the payload: for
+ * a program the log size, the log and a binary container (compiler/binary.h,
+ * which has checks of its own); for a launcher the object file. Entries are
+ * written to a temporary file and renamed, so readers never see half of one.
  */
 #include "cache.h"
 
@@ -11,7 +12,9 @@
 #include "host.h"
 #include "sha256.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char log_magic[8] = "LANESLOG";
+static const char program_kind[8] = "LANESPRG", object_kind[8] = "LANESOBJ";
+enum { HEADER = 8 + 8 + 32 };
 
 /* The cache directory (created), or false when the cache is off or unusable. */
 static bool cache_dir(char *out, size_t size)
@@ -71,15 +75,26 @@ static void hash_field(struct lanes_sha256 *h, const void *data, size_t size)
     lanes_sha256_update(h, data, size);
 }
 
-void lanes_cache_key(struct lanes_cache_key *key, const char *source, size_t size,
-                     const struct lanes_options *options, const struct lanes_language *lang)
+void lanes_cache_key_of(struct lanes_cache_key *key, const void *const *parts, const size_t *sizes,
+                        size_t n)
 {
     struct lanes_sha256 h;
     lanes_sha256_init(&h);
-    hash_field(&h, "lanes-cache-1", 13);
+    hash_field(&h, "lanes-cache-2", 13);
     hash_field(&h, LANES_VERSION_STRING, strlen(LANES_VERSION_STRING));
     const char *isa = lanes_host()->isa_key;
     hash_field(&h, isa, strlen(isa));
+    for (size_t i = 0; i < n; i++)
+        hash_field(&h, parts[i], sizes[i]);
+    lanes_sha256_final(&h, key->digest);
+}
+
+void lanes_cache_key(struct lanes_cache_key *key, const char *source, size_t size,
+                     const struct lanes_options *options, const struct lanes_language *lang)
+{
+    /* Everything the build depends on, hashed into one part. */
+    struct lanes_sha256 h;
+    lanes_sha256_init(&h);
     hash_field(&h, source, size);
     for (size_t i = 0; i < options->num_clang_args; i++)
         hash_field(&h, options->clang_args[i], strlen(options->clang_args[i]));
@@ -88,7 +103,11 @@ void lanes_cache_key(struct lanes_cache_key *key, const char *source, size_t siz
         hash_field(&h, lang->extensions[i].name, strlen(lang->extensions[i].name));
     for (size_t i = 0; i < lang->num_features; i++)
         hash_field(&h, lang->features[i].name, strlen(lang->features[i].name));
-    lanes_sha256_final(&h, key->digest);
+    unsigned char digest[32];
+    lanes_sha256_final(&h, digest);
+    const void *parts[] = {"program", digest};
+    const size_t sizes[] = {7, sizeof digest};
+    lanes_cache_key_of(key, parts, sizes, 2);
 }
 
 /* Reads a whole file into a malloc'd buffer. */
@@ -110,25 +129,79 @@ static unsigned char *read_file(const char *path, size_t *size)
     return data;
 }
 
-struct lanes_program_module *lanes_cache_load(const struct lanes_cache_key *key, char **log)
+/* The payload of the entry of `kind` under `key` (malloc'd), or NULL. */
+static unsigned char *load(const struct lanes_cache_key *key, const char kind[8], size_t *size)
 {
     char path[4352];
+    size_t n;
+    unsigned char *data = entry_path(key, path, sizeof path) ? read_file(path, &n) : NULL;
+    if (!data)
+        return NULL;
+    uint64_t payload;
+    unsigned char digest[32];
+    if (n >= HEADER && memcmp(data, kind, 8) == 0) {
+        memcpy(&payload, data + 8, 8);
+        if (payload == n - HEADER) {
+            struct lanes_sha256 h;
+            lanes_sha256_init(&h);
+            lanes_sha256_update(&h, data + HEADER, payload);
+            lanes_sha256_final(&h, digest);
+            if (memcmp(digest, data + 16, 32) == 0) {
+                memmove(data, data + HEADER, payload);
+                *size = payload;
+                return data;
+            }
+        }
+    }
+    free(data);
+    return NULL;
+}
+
+/* Writes an entry of `kind` whose payload is `a` then `b`. */
+static void store(const struct lanes_cache_key *key, const char kind[8], const void *a,
+                  size_t a_size, const void *b, size_t b_size)
+{
+    char path[4352], tmp[4400];
+    if (!entry_path(key, path, sizeof path))
+        return;
+    uint64_t payload = a_size + b_size;
+    unsigned char digest[32];
+    struct lanes_sha256 h;
+    lanes_sha256_init(&h);
+    lanes_sha256_update(&h, a, a_size);
+    lanes_sha256_update(&h, b, b_size);
+    lanes_sha256_final(&h, digest);
+    /* A name no other thread or process writes to. */
+    static atomic_uint counter;
+    snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&counter, 1));
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fwrite(kind, 1, 8, f) == 8 && fwrite(&payload, 8, 1, f) == 1 &&
+              fwrite(digest, 1, 32, f) == 32 && fwrite(a, 1, a_size, f) == a_size &&
+              fwrite(b, 1, b_size, f) == b_size;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+struct lanes_program_module *lanes_cache_load(const struct lanes_cache_key *key, char **log)
+{
     size_t size;
-    unsigned char *data = entry_path(key, path, sizeof path) ? read_file(path, &size) : NULL;
+    unsigned char *data = load(key, program_kind, &size);
     if (!data)
         return NULL;
     struct lanes_program_module *m = NULL;
     uint64_t log_size = 0;
-    if (size >= 16 && memcmp(data, log_magic, 8) == 0) {
-        memcpy(&log_size, data + 8, 8);
-        if (log_size <= size - 16) {
+    if (size >= 8) {
+        memcpy(&log_size, data, 8);
+        if (log_size <= size - 8) {
             struct lanes_binary_info info;
             const char *reason;
-            m = lanes_binary_decode(data + 16 + log_size, size - 16 - log_size, &info, &reason);
+            m = lanes_binary_decode(data + 8 + log_size, size - 8 - log_size, &info, &reason);
         }
     }
     if (m && (*log = malloc(log_size + 1))) {
-        memcpy(*log, data + 16, log_size);
+        memcpy(*log, data + 8, log_size);
         (*log)[log_size] = '\0';
     } else {
         lanes_program_module_free(m);
@@ -141,25 +214,26 @@ struct lanes_program_module *lanes_cache_load(const struct lanes_cache_key *key,
 void lanes_cache_store(const struct lanes_cache_key *key, const struct lanes_program_module *m,
                        const char *log)
 {
-    char path[4352], tmp[4400];
-    if (!entry_path(key, path, sizeof path))
-        return;
     size_t bin_size;
     struct lanes_binary_info info = {CL_PROGRAM_BINARY_TYPE_EXECUTABLE, false, false};
-    void *bin = lanes_binary_encode(m, info, &bin_size);
-    if (!bin)
-        return;
-    /* A name no other thread or process writes to. */
-    static atomic_uint counter;
-    snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&counter, 1));
-    FILE *f = fopen(tmp, "wb");
+    unsigned char *bin = lanes_binary_encode(m, info, &bin_size);
     uint64_t log_size = log ? strlen(log) : 0;
-    bool ok = f && fwrite(log_magic, 1, 8, f) == 8 && fwrite(&log_size, 8, 1, f) == 1 &&
-              fwrite(log ? log : "", 1, log_size, f) == log_size &&
-              fwrite(bin, 1, bin_size, f) == bin_size;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (!ok || rename(tmp, path) != 0)
-        unlink(tmp);
+    unsigned char *payload = bin ? malloc(8 + log_size) : NULL;
+    if (payload) {
+        memcpy(payload, &log_size, 8);
+        memcpy(payload + 8, log ? log : "", log_size);
+        store(key, program_kind, payload, 8 + log_size, bin, bin_size);
+    }
+    free(payload);
     free(bin);
+}
+
+void *lanes_cache_load_object(const struct lanes_cache_key *key, size_t *size)
+{
+    return load(key, object_kind, size);
+}
+
+void lanes_cache_store_object(const struct lanes_cache_key *key, const void *data, size_t size)
+{
+    store(key, object_kind, data, size, "", 0);
 }

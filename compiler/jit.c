@@ -126,20 +126,57 @@ static void create_jit(void)
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
 }
 
-void *lanes_jit_add(LLVMModuleRef m, LLVMOrcThreadSafeContextRef tsc, const char *symbol,
-                    char **error)
+void *lanes_jit_lookup(const char *symbol)
+{
+    pthread_once(&jit_once, create_jit);
+    LLVMOrcExecutorAddress addr = 0;
+    if (!jit)
+        return NULL;
+    /* A failed lookup reports the missing symbol as an error: expected here, and dropped. */
+    LLVMErrorRef e = LLVMOrcLLJITLookup(jit, &addr, symbol);
+    if (e) {
+        LLVMConsumeError(e);
+        return NULL;
+    }
+    return (void *)(uintptr_t)addr;
+}
+
+void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
+{
+    LLVMTargetMachineRef tm = lanes_jit_target_machine();
+    if (!tm) {
+        *error = strdup("no LLVM target for the host");
+        return NULL;
+    }
+    char *msg = NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    void *object = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf)) {
+        *error = strdup(msg ? msg : "code generation failed");
+    } else {
+        *size = LLVMGetBufferSize(buf);
+        if ((object = malloc(*size)))
+            memcpy(object, LLVMGetBufferStart(buf), *size);
+        else
+            *error = strdup("out of host memory");
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    LLVMDisposeMessage(msg);
+    LLVMDisposeTargetMachine(tm);
+    return object;
+}
+
+void *lanes_jit_add_object(const void *object, size_t size, const char *symbol, char **error)
 {
     pthread_once(&jit_once, create_jit);
     if (!jit) {
         *error = strdup(jit_error ? jit_error : "the JIT could not be created");
-        LLVMDisposeModule(m);
-        LLVMOrcDisposeThreadSafeContext(tsc);
         return NULL;
     }
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
-    LLVMOrcDisposeThreadSafeContext(tsc); /* the module holds its own reference */
-    LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
-    if (e) { /* the JIT owns the module even then */
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "lanes-launcher.o");
+    LLVMErrorRef e = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), buf);
+    if (e) { /* the JIT owns the buffer even then */
         *error = take_error(e);
         return NULL;
     }

@@ -3,7 +3,7 @@
 #ifndef LANES_COMPILER_JIT_H
 #define LANES_COMPILER_JIT_H
 
-#include <llvm-c/Orc.h>
+#include <llvm-c/Types.h>
 #include <llvm-c/TargetMachine.h>
 
 /* A target machine for the host CPU (LLVM's host detection); caller disposes. */
@@ -18,12 +18,16 @@ void lanes_jit_set_host_attributes(LLVMModuleRef m);
 /* Runs `pipeline` (e.g. "default<O3>") on `m` for the host; returns 0 or -1 with *error set. */
 int lanes_jit_optimize(LLVMModuleRef m, const char *pipeline, char **error);
 
+/* The address of `symbol` if some module added it already, else NULL. Thread-safe. */
+void *lanes_jit_lookup(const char *symbol);
+
+/* Compiles `m` to an object file for the host (malloc'd bytes), or NULL with *error set. */
+void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error);
+
 /*
- * Hands `m` (owned by `tsc`, both consumed) to the process-wide JIT and
- * returns the address of `symbol`, or NULL with *error set (malloc'd).
- * Thread-safe. Code stays until the process exits.
+ * Hands object code to the JIT and returns the address of `symbol`, or NULL
+ * with *error set (malloc'd). Thread-safe; the bytes are copied.
  */
-void *lanes_jit_add(LLVMModuleRef m, LLVMOrcThreadSafeContextRef tsc, const char *symbol,
-                    char **error);
+void *lanes_jit_add_object(const void *object, size_t size, const char *symbol, char **error);
 
 #endif

@@ -8,13 +8,13 @@
  */
 #include "launcher.h"
 
+#include "cache.h"
 #include "jit.h"
+#include "sha256.h"
 #include "specialize.h"
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Orc.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,29 +227,31 @@ static char *format(const char *fmt, const char *a, const char *b)
     return strdup(buf);
 }
 
-lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
-                                       const struct lanes_kernel_info *k,
-                                       const struct lanes_specialization *spec, char **log)
+/*
+ * The launcher's object code: the program module specialized for `spec`,
+ * the launcher generated, optimized at O3 for the host and compiled. NULL
+ * with *log saying why.
+ */
+static void *compile_launcher(const struct lanes_program_module *module,
+                              const struct lanes_kernel_info *k,
+                              const struct lanes_specialization *spec, const char *name,
+                              size_t *size, char **log)
 {
-    *log = NULL;
-    static atomic_uint serial;
-    char name[64];
-    snprintf(name, sizeof name, "lanes.launch.%u", atomic_fetch_add(&serial, 1));
-
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(module->bitcode, module->bitcode_size, "program", 0);
     LLVMModuleRef m = NULL;
     bool parsed = LLVMParseBitcodeInContext2(ctx, buf, &m) == 0;
     LLVMDisposeMemoryBuffer(buf);
+    void *object = NULL;
+    char *error = NULL;
     LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
     bool coroutine = false;
     LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, &coroutine, log) : NULL;
     if (!sg) {
         if (!*log)
             *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
-        goto fail;
+        goto out;
     }
     LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, name);
     /* Only the launcher is needed from outside: everything else may go. */
@@ -257,27 +259,84 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
         if (f != launcher && !LLVMIsDeclaration(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     lanes_jit_set_host_attributes(m);
-    char *error = NULL;
     if (lanes_jit_optimize(m, "default<O3>", &error) != 0) {
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
-        free(error);
-        goto fail;
+        goto out;
     }
     const char *missing = missing_builtin(m);
     if (missing) {
         *log =
             format("lanes: kernel %s calls %s, which is not implemented yet\n", k->name, missing);
-        goto fail;
+        goto out;
     }
-    void *fn = lanes_jit_add(m, tsc, name, &error);
-    if (!fn) {
+    if (!(object = lanes_jit_emit_object(m, size, &error)))
         *log = format("lanes: kernel %s: code generation failed: %s\n", k->name, error);
-        free(error);
-    }
-    return (lanes_launcher_fn)fn;
-fail:
+out:
+    free(error);
     if (m)
         LLVMDisposeModule(m);
-    LLVMOrcDisposeThreadSafeContext(tsc);
-    return NULL;
+    LLVMContextDispose(ctx);
+    return object;
+}
+
+/*
+ * The cache key and symbol name of a launcher: a digest of the program
+ * module, the kernel and the specialization (the cache adds the Lanes build
+ * and the CPU), so that one specialization is compiled once per process and
+ * found again on disk by the next.
+ */
+static void launcher_key(const struct lanes_program_module *module,
+                         const struct lanes_kernel_info *k, const struct lanes_specialization *spec,
+                         struct lanes_cache_key *key, char name[64])
+{
+    unsigned char digest[32];
+    struct lanes_sha256 h;
+    lanes_sha256_init(&h);
+    lanes_sha256_update(&h, module->bitcode, module->bitcode_size);
+    lanes_sha256_final(&h, digest);
+    const void *parts[] = {"launcher-1",     digest,          k->name,
+                           spec->local_size, &spec->work_dim, &spec->width};
+    const size_t sizes[] = {10,
+                            sizeof digest,
+                            strlen(k->name),
+                            sizeof spec->local_size,
+                            sizeof spec->work_dim,
+                            sizeof spec->width};
+    lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
+    int n = snprintf(name, 64, "lanes.launch.");
+    for (int i = 0; i < 16; i++)
+        n += snprintf(name + n, 64 - (size_t)n, "%02x", key->digest[i]);
+}
+
+lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
+                                       const struct lanes_kernel_info *k,
+                                       const struct lanes_specialization *spec, char **log)
+{
+    *log = NULL;
+    struct lanes_cache_key key;
+    char name[64];
+    launcher_key(module, k, spec, &key, name);
+    /* Built already in this process, perhaps for an identical program. */
+    void *fn = lanes_jit_lookup(name);
+    if (fn)
+        return (lanes_launcher_fn)fn;
+
+    char *error = NULL;
+    size_t size;
+    void *object = lanes_cache_load_object(&key, &size);
+    bool cached = object != NULL;
+    if (!object && !(object = compile_launcher(module, k, spec, name, &size, log)))
+        return NULL;
+    fn = lanes_jit_add_object(object, size, name, &error);
+    if (fn && !cached)
+        lanes_cache_store_object(&key, object, size);
+    free(object);
+    if (!fn) {
+        /* Another thread may have added the same launcher first. */
+        fn = lanes_jit_lookup(name);
+        if (!fn)
+            *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
+    }
+    free(error);
+    return (lanes_launcher_fn)fn;
 }
