@@ -114,11 +114,12 @@ static bool bool_query(cl_device_id d, cl_device_info name, cl_bool *v)
     case CL_DEVICE_COMPILER_AVAILABLE: /* a full profile device must say so */
     case CL_DEVICE_LINKER_AVAILABLE:
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
-    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: *v = CL_TRUE; return true;
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+    /* The launcher runs a smaller last work-group (OpenCL C 2.0+ programs). */
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: *v = CL_TRUE; return true;
     case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:

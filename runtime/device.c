@@ -22,11 +22,21 @@ static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"},
 };
 
-/* An OpenCL 3.0 device must accept OpenCL C 1.0 to 1.2. */
+/* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
 static const cl_name_version opencl_c_versions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
     {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
     {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+    {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
+};
+
+/*
+ * The optional OpenCL C 3.0 features that work, each with its test; the
+ * frontend defines exactly these macros. 64-bit integers are native on the
+ * CPU (and required of a full profile device).
+ */
+static const cl_name_version opencl_c_features[] = {
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
 };
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */
@@ -109,7 +119,8 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
                                            sizeof device_extensions / sizeof *device_extensions);
     dev->opencl_c_versions = lanes_name_list_make(opencl_c_versions, sizeof opencl_c_versions /
                                                                          sizeof *opencl_c_versions);
-    dev->opencl_c_features = lanes_name_list_make(NULL, 0);
+    dev->opencl_c_features = lanes_name_list_make(opencl_c_features, sizeof opencl_c_features /
+                                                                         sizeof *opencl_c_features);
 }
 
 bool lanes_device_valid(cl_device_id d)

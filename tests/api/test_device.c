@@ -283,6 +283,20 @@ static void capability_lists(void **state)
     }
     assert_true(has12);
 
+    /* OpenCL C 3.0 features: only those with a kernel test (tests/api/test_ndrange.c). */
+    cl_name_version features[16];
+    assert_int_equal(
+        clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &size),
+        CL_SUCCESS);
+    static const char *tested[] = {"__opencl_c_int64"};
+    for (size_t k = 0; k < size / sizeof *features; k++) {
+        int known = 0;
+        for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
+            known |= strcmp(features[k].name, tested[t]) == 0;
+        if (!known)
+            fail_msg("feature %s is listed but not tested", features[k].name);
+    }
+
     /* Sub-groups are advertised only together with the queries that describe them. */
     cl_uint max_sg;
     GET(dev, CL_DEVICE_MAX_NUM_SUB_GROUPS, max_sg);

@@ -337,6 +337,45 @@ static void concurrent_kernels(void **state) {
   clReleaseCommandQueue(ooo);
 }
 
+/*
+ * OpenCL C 3.0: a smaller last work-group, 64-bit integers (the one optional
+ * feature the device lists) and the 2.0 work-item functions.
+ */
+static void opencl_c_3_non_uniform(void **state) {
+  (void)state;
+  cl_kernel k = kernel_of(
+      "kernel void k(global ulong *out) {\n"
+      "    ulong big = (ulong)get_global_id(0) << 40;\n"
+      "    out[get_global_linear_id()] = big + get_local_size(0) * 100\n"
+      "        + get_enqueued_local_size(0) * 10000 + get_local_linear_id();\n"
+      "}\n",
+      "k", "-cl-std=CL3.0");
+  enum { N = 10 };
+  cl_mem out = buffer(N * sizeof(cl_ulong), NULL);
+  assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  size_t global = N, local = 4;
+  assert_int_equal(
+      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+      CL_SUCCESS);
+  cl_ulong r[N];
+  assert_int_equal(
+      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+      CL_SUCCESS);
+  for (cl_ulong i = 0; i < N; i++)
+    assert_int_equal(r[i],
+                     (i << 40) + (i >= 8 ? 2 : 4) * 100 + 4 * 10000 + i % 4);
+  clReleaseKernel(k);
+  /* -cl-uniform-work-group-size asks for the 1.x rule again. */
+  k = kernel_of("kernel void u(global int *x) { x[get_global_id(0)] = 1; }",
+                "u", "-cl-std=CL3.0 -cl-uniform-work-group-size");
+  assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+      CL_INVALID_WORK_GROUP_SIZE);
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+}
+
 /* Work-groups of many work-items meeting at barriers: a tree reduction in local
  * memory. */
 static void barrier_reduction(void **state) {
@@ -389,6 +428,7 @@ int main(void) {
       cmocka_unit_test(bad_launches),
       cmocka_unit_test(concurrent_kernels),
       cmocka_unit_test(barrier_reduction),
+      cmocka_unit_test(opencl_c_3_non_uniform),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
