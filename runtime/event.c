@@ -77,6 +77,9 @@ void lanes_event_release(cl_event e)
 
 cl_int lanes_event_wait(cl_event e)
 {
+    /* Run queued work while there is some; sleep only when there is none. */
+    while (atomic_load(&e->status) > CL_COMPLETE && lanes_exec_help())
+        ;
     pthread_mutex_lock(&e->lock);
     cl_int s;
     while ((s = atomic_load(&e->status)) > CL_COMPLETE)

@@ -74,6 +74,15 @@ struct lanes_range {
 void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes_range_fn fn,
                       lanes_range_done done, void *ctx);
 
+/*
+ * Runs one piece of queued work on the calling thread, if there is any: a
+ * share of a range with chunks left, else the oldest task. Returns false
+ * when there was nothing. A thread about to wait for an event calls this
+ * instead of sleeping, so a short command runs where its result is awaited
+ * rather than after two thread wake-ups.
+ */
+bool lanes_exec_help(void);
+
 /* The index of the calling worker in [0, lanes_exec_num_workers()), or -1. */
 int lanes_exec_worker_index(void);
 

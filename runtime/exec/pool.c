@@ -144,6 +144,29 @@ __attribute__((destructor)) static void stop(void)
     pool.threads = NULL;
 }
 
+bool lanes_exec_help(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    struct lanes_range *r = pool.ranges;
+    if (r) {
+        atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
+        pthread_mutex_unlock(&pool.lock);
+        range_work(r);
+        range_leave(r);
+        return true;
+    }
+    struct lanes_task *t = pool.head;
+    if (t) {
+        pool.head = t->next;
+        if (!pool.head)
+            pool.tail = NULL;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    if (t)
+        t->run(t);
+    return t != NULL;
+}
+
 void lanes_exec_submit(struct lanes_task *task)
 {
     pthread_once(&pool_once, start);
