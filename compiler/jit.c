@@ -6,6 +6,7 @@
  */
 #include "jit.h"
 
+#include "builtins.h"
 #include "host.h"
 
 #include <llvm-c/Core.h>
@@ -101,6 +102,35 @@ int lanes_jit_optimize(LLVMModuleRef m, const char *pipeline, char **error)
     return 0;
 }
 
+/*
+ * The functions the built-in library calls (SLEEF), defined at their
+ * addresses in this process: liblanes.so is opened RTLD_LOCAL by the ICD
+ * loader, so its dependencies are not in the global scope the process
+ * generator searches.
+ */
+static LLVMErrorRef define_runtime_symbols(void)
+{
+    size_t n;
+    const struct lanes_runtime_symbol *syms = lanes_builtins_runtime_symbols(&n);
+    if (n == 0)
+        return NULL;
+    LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
+    if (!pairs)
+        return LLVMCreateStringError("out of host memory");
+    for (size_t i = 0; i < n; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, syms[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)syms[i].address;
+        pairs[i].Sym.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    }
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
+    free(pairs); /* the unit holds its own references to the names */
+    LLVMErrorRef e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), mu);
+    if (e)
+        LLVMOrcDisposeMaterializationUnit(mu);
+    return e;
+}
+
 static void create_jit(void)
 {
     pthread_once(&targets_once, init_targets);
@@ -124,6 +154,8 @@ static void create_jit(void)
         return;
     }
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
+    if ((e = define_runtime_symbols()))
+        jit_error = take_error(e);
 }
 
 void *lanes_jit_lookup(const char *symbol)

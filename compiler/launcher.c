@@ -8,6 +8,7 @@
  */
 #include "launcher.h"
 
+#include "builtins.h"
 #include "cache.h"
 #include "jit.h"
 #include "sha256.h"
@@ -211,7 +212,7 @@ static const char *missing_builtin(LLVMModuleRef m)
             continue;
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
-        bool known = false;
+        bool known = lanes_builtins_is_runtime_symbol(name);
         for (size_t i = 0; i < sizeof libc / sizeof *libc; i++)
             known |= strcmp(name, libc[i]) == 0;
         if (!known)
@@ -243,6 +244,8 @@ static void *compile_launcher(const struct lanes_program_module *module,
     LLVMModuleRef m = NULL;
     bool parsed = LLVMParseBitcodeInContext2(ctx, buf, &m) == 0;
     LLVMDisposeMemoryBuffer(buf);
+    if (parsed && lanes_builtins_link(m, log) != 0)
+        parsed = false; /* the log says why */
     void *object = NULL;
     char *error = NULL;
     LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;

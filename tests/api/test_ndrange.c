@@ -1,434 +1,398 @@
 /* SPDX-License-Identifier: MIT */
-/* Kernels enqueued through the loader and checked against C: ids, arguments,
- * errors. */
+/* Kernels enqueued through the loader and checked against C: ids, arguments, errors. */
 #include "common.h"
 
 static cl_context ctx;
 static cl_device_id dev;
 static cl_command_queue queue;
 
-static int setup(void **state) {
-  (void)state;
-  dev = lanes_test_device();
-  cl_int err;
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-  return err != CL_SUCCESS;
+static int setup(void **state)
+{
+    (void)state;
+    dev = lanes_test_device();
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    return err != CL_SUCCESS;
 }
 
-static int teardown(void **state) {
-  (void)state;
-  clReleaseCommandQueue(queue);
-  return clReleaseContext(ctx) != CL_SUCCESS;
+static int teardown(void **state)
+{
+    (void)state;
+    clReleaseCommandQueue(queue);
+    return clReleaseContext(ctx) != CL_SUCCESS;
 }
 
-static cl_kernel kernel_of(const char *src, const char *name,
-                           const char *options) {
-  cl_int err;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
-    char log[4096];
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fail_msg("build failed: %s", log);
-  }
-  cl_kernel k = clCreateKernel(p, name, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  clReleaseProgram(p); /* the kernel keeps it */
-  return k;
+static cl_kernel kernel_of(const char *src, const char *name, const char *options)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+        char log[4096];
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fail_msg("build failed: %s", log);
+    }
+    cl_kernel k = clCreateKernel(p, name, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clReleaseProgram(p); /* the kernel keeps it */
+    return k;
 }
 
-static cl_mem buffer(size_t size, void *init) {
-  cl_int err;
-  cl_mem m =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
-                     size, init, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  return m;
+static cl_mem buffer(size_t size, void *init)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
+                              init, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return m;
 }
 
-static void vector_add_with_offset(void **state) {
-  (void)state;
-  enum { N = 1000 };
-  float a[N], b[N], c[N];
-  for (int i = 0; i < N; i++)
-    a[i] = (float)i, b[i] = 0.5f * (float)i;
-  cl_kernel k = kernel_of(
-      "kernel void add(global const float *a, global const float *b,\n"
-      "                global float *c, float s) {\n"
-      "    size_t i = get_global_id(0);\n"
-      "    c[i] = a[i] + s * b[i];\n"
-      "}\n",
-      "add", "");
-  cl_mem ma = buffer(sizeof a, a), mb = buffer(sizeof b, b),
-         mc = buffer(sizeof c, NULL);
-  float s = 2.0f;
-  assert_int_equal(clSetKernelArg(k, 0, sizeof ma, &ma), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 1, sizeof mb, &mb), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 2, sizeof mc, &mc), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 3, sizeof s, &s), CL_SUCCESS);
-  size_t offset = 100, global = N - 100, local = 100;
-  cl_event done;
-  assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, &offset, &global, &local,
-                                          0, NULL, &done),
-                   CL_SUCCESS);
-  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
-  cl_int status;
-  assert_int_equal(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                  sizeof status, &status, NULL),
-                   CL_SUCCESS);
-  assert_int_equal(status, CL_COMPLETE);
-  clReleaseEvent(done);
-  assert_int_equal(clEnqueueReadBuffer(queue, mc, CL_TRUE, 100 * sizeof(float),
-                                       (N - 100) * sizeof(float), c + 100, 0,
-                                       NULL, NULL),
-                   CL_SUCCESS);
-  for (int i = 100; i < N; i++)
-    assert_float_equal(c[i], a[i] + 2.0f * b[i], 0.0f);
-  clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mc);
-  clReleaseKernel(k);
+static void vector_add_with_offset(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i, b[i] = 0.5f * (float)i;
+    cl_kernel k = kernel_of("kernel void add(global const float *a, global const float *b,\n"
+                            "                global float *c, float s) {\n"
+                            "    size_t i = get_global_id(0);\n"
+                            "    c[i] = a[i] + s * b[i];\n"
+                            "}\n",
+                            "add", "");
+    cl_mem ma = buffer(sizeof a, a), mb = buffer(sizeof b, b), mc = buffer(sizeof c, NULL);
+    float s = 2.0f;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof ma, &ma), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof mb, &mb), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof mc, &mc), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 3, sizeof s, &s), CL_SUCCESS);
+    size_t offset = 100, global = N - 100, local = 100;
+    cl_event done;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, &offset, &global, &local, 0, NULL, &done),
+                     CL_SUCCESS);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    cl_int status;
+    assert_int_equal(
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+        CL_SUCCESS);
+    assert_int_equal(status, CL_COMPLETE);
+    clReleaseEvent(done);
+    assert_int_equal(clEnqueueReadBuffer(queue, mc, CL_TRUE, 100 * sizeof(float),
+                                         (N - 100) * sizeof(float), c + 100, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 100; i < N; i++)
+        assert_float_equal(c[i], a[i] + 2.0f * b[i], 0.0f);
+    clReleaseMemObject(ma), clReleaseMemObject(mb), clReleaseMemObject(mc);
+    clReleaseKernel(k);
 }
 
-/* Every id and size in 2D and 3D, the local size chosen by Lanes when none is
- * given. */
-static void ids_in_three_dimensions(void **state) {
-  (void)state;
-  cl_kernel k =
-      kernel_of("kernel void ids(global uint *out) {\n"
-                "    size_t i = (get_global_id(2) * get_global_size(1) + "
-                "get_global_id(1))\n"
-                "               * get_global_size(0) + get_global_id(0);\n"
-                "    out[3 * i + 0] = get_local_id(0) + 10 * get_local_id(1) + "
-                "100 * get_local_id(2);\n"
-                "    out[3 * i + 1] = get_group_id(0) + 10 * get_group_id(1) + "
-                "100 * get_group_id(2);\n"
-                "    out[3 * i + 2] = get_local_size(0) * get_num_groups(0) + "
-                "get_work_dim();\n"
-                "}\n",
-                "ids", "");
-  enum { X = 12, Y = 6, Z = 4 };
-  cl_mem out = buffer(3 * X * Y * Z * sizeof(cl_uint), NULL);
-  assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
-  size_t global[3] = {X, Y, Z}, local[3] = {4, 3, 2};
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 3, NULL, global, local, 0, NULL, NULL),
-      CL_SUCCESS);
-  cl_uint r[3 * X * Y * Z];
-  assert_int_equal(
-      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
-      CL_SUCCESS);
-  for (int z = 0; z < Z; z++)
-    for (int y = 0; y < Y; y++)
-      for (int x = 0; x < X; x++) {
-        cl_uint *o = r + 3 * ((z * Y + y) * X + x);
-        assert_int_equal(o[0], x % 4 + 10 * (y % 3) + 100 * (z % 2));
-        assert_int_equal(o[1], x / 4 + 10 * (y / 3) + 100 * (z / 2));
-        assert_int_equal(o[2], X + 3);
-      }
-  /* No local size: Lanes picks one that divides the global size. */
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 3, NULL, global, NULL, 0, NULL, NULL),
-      CL_SUCCESS);
-  assert_int_equal(
-      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
-      CL_SUCCESS);
-  for (int i = 0; i < X * Y * Z; i++)
-    assert_int_equal(r[3 * i + 2], X + 3);
-  clReleaseMemObject(out);
-  clReleaseKernel(k);
+/* Every id and size in 2D and 3D, the local size chosen by Lanes when none is given. */
+static void ids_in_three_dimensions(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of(
+        "kernel void ids(global uint *out) {\n"
+        "    size_t i = (get_global_id(2) * get_global_size(1) + get_global_id(1))\n"
+        "               * get_global_size(0) + get_global_id(0);\n"
+        "    out[3 * i + 0] = get_local_id(0) + 10 * get_local_id(1) + 100 * get_local_id(2);\n"
+        "    out[3 * i + 1] = get_group_id(0) + 10 * get_group_id(1) + 100 * get_group_id(2);\n"
+        "    out[3 * i + 2] = get_local_size(0) * get_num_groups(0) + get_work_dim();\n"
+        "}\n",
+        "ids", "");
+    enum { X = 12, Y = 6, Z = 4 };
+    cl_mem out = buffer(3 * X * Y * Z * sizeof(cl_uint), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    size_t global[3] = {X, Y, Z}, local[3] = {4, 3, 2};
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 3, NULL, global, local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    cl_uint r[3 * X * Y * Z];
+    assert_int_equal(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int z = 0; z < Z; z++)
+        for (int y = 0; y < Y; y++)
+            for (int x = 0; x < X; x++) {
+                cl_uint *o = r + 3 * ((z * Y + y) * X + x);
+                assert_int_equal(o[0], x % 4 + 10 * (y % 3) + 100 * (z % 2));
+                assert_int_equal(o[1], x / 4 + 10 * (y / 3) + 100 * (z / 2));
+                assert_int_equal(o[2], X + 3);
+            }
+    /* No local size: Lanes picks one that divides the global size. */
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 3, NULL, global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < X * Y * Z; i++)
+        assert_int_equal(r[3 * i + 2], X + 3);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
 }
 
-/* __local arguments, the kernel's own __local array, structs and NULL buffers.
- */
-static void local_memory_and_values(void **state) {
-  (void)state;
-  cl_kernel k = kernel_of(
-      "typedef struct { int scale; short add; } params;\n"
-      "kernel void k(global int *out, local int *a, params p,\n"
-      "              local float *b, global int *none) {\n"
-      "    local int own[16];\n"
-      "    size_t l = get_local_id(0);\n"
-      "    a[l] = (int)get_global_id(0);\n"
-      "    b[l] = 0.5f;\n"
-      "    own[l] = p.add;\n"
-      "    out[get_global_id(0)] = a[l] * p.scale + (int)(2 * b[l]) + own[l]\n"
-      "                            + (none ? 1 : 0);\n"
-      "}\n",
-      "k", "");
-  enum { N = 64 };
-  cl_mem out = buffer(N * sizeof(int), NULL), none = NULL;
-  struct {
-    cl_int scale;
-    cl_short add;
-  } p = {3, 7};
-  assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 1, 16 * sizeof(int), NULL), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 2, sizeof p, &p), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 3, 16 * sizeof(float), NULL), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 4, sizeof none, &none), CL_SUCCESS);
-  cl_ulong local_mem;
-  assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE,
-                                            sizeof local_mem, &local_mem, NULL),
-                   CL_SUCCESS);
-  assert_int_equal(local_mem, 16 * sizeof(int) * 3);
-  size_t global = N, local = 16;
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
-      CL_SUCCESS);
-  int r[N];
-  assert_int_equal(
-      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
-      CL_SUCCESS);
-  for (int i = 0; i < N; i++)
-    assert_int_equal(r[i], 3 * i + 1 + 7);
-  clReleaseMemObject(out);
-  clReleaseKernel(k);
+/* __local arguments, the kernel's own __local array, structs and NULL buffers. */
+static void local_memory_and_values(void **state)
+{
+    (void)state;
+    cl_kernel k =
+        kernel_of("typedef struct { int scale; short add; } params;\n"
+                  "kernel void k(global int *out, local int *a, params p,\n"
+                  "              local float *b, global int *none) {\n"
+                  "    local int own[16];\n"
+                  "    size_t l = get_local_id(0);\n"
+                  "    a[l] = (int)get_global_id(0);\n"
+                  "    b[l] = 0.5f;\n"
+                  "    own[l] = p.add;\n"
+                  "    out[get_global_id(0)] = a[l] * p.scale + (int)(2 * b[l]) + own[l]\n"
+                  "                            + (none ? 1 : 0);\n"
+                  "}\n",
+                  "k", "");
+    enum { N = 64 };
+    cl_mem out = buffer(N * sizeof(int), NULL), none = NULL;
+    struct {
+        cl_int scale;
+        cl_short add;
+    } p = {3, 7};
+    assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, 16 * sizeof(int), NULL), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof p, &p), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 3, 16 * sizeof(float), NULL), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 4, sizeof none, &none), CL_SUCCESS);
+    cl_ulong local_mem;
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local_mem,
+                                              &local_mem, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(local_mem, 16 * sizeof(int) * 3);
+    size_t global = N, local = 16;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int r[N];
+    assert_int_equal(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(r[i], 3 * i + 1 + 7);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
 }
 
-static void task_and_many_launches(void **state) {
-  (void)state;
-  cl_kernel k =
-      kernel_of("kernel void inc(global int *x) { x[get_global_id(0)] += 1; }",
-                "inc", "");
-  int zero[4] = {0};
-  cl_mem m = buffer(sizeof zero, zero);
-  assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
-  for (int i = 0; i < 500; i++)
-    assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_SUCCESS);
-  size_t global = 4;
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
-      CL_SUCCESS);
-  int r[4];
-  assert_int_equal(
-      clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
-      CL_SUCCESS);
-  assert_int_equal(r[0], 501);
-  assert_int_equal(r[1], 1);
-  assert_int_equal(r[3], 1);
-  clReleaseMemObject(m);
-  clReleaseKernel(k);
+static void task_and_many_launches(void **state)
+{
+    (void)state;
+    cl_kernel k =
+        kernel_of("kernel void inc(global int *x) { x[get_global_id(0)] += 1; }", "inc", "");
+    int zero[4] = {0};
+    cl_mem m = buffer(sizeof zero, zero);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    for (int i = 0; i < 500; i++)
+        assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_SUCCESS);
+    size_t global = 4;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int r[4];
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(r[0], 501);
+    assert_int_equal(r[1], 1);
+    assert_int_equal(r[3], 1);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
 }
 
-static void bad_launches(void **state) {
-  (void)state;
-  cl_kernel k =
-      kernel_of("kernel __attribute__((reqd_work_group_size(4, 1, 1)))\n"
-                "void r(global int *x, int v) { x[get_global_id(0)] = v; }",
-                "r", "");
-  size_t global = 8, local = 4, two = 2, zero = 0, big[3] = {4096, 2, 1};
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
-      CL_INVALID_KERNEL_ARGS);
-  cl_mem m = buffer(64, NULL);
-  int v = 5;
-  assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 1, sizeof v - 1, &v), CL_INVALID_ARG_SIZE);
-  assert_int_equal(clSetKernelArg(k, 1, sizeof v, NULL), CL_INVALID_ARG_VALUE);
-  /* A handle of another kind where a buffer is expected. */
-  assert_int_equal(clSetKernelArg(k, 0, sizeof m, &k), CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clSetKernelArg(k, 2, sizeof v, &v), CL_INVALID_ARG_INDEX);
-  assert_int_equal(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 0, NULL, &global, &local, 0, NULL, NULL),
-      CL_INVALID_WORK_DIMENSION);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &two, 0, NULL, NULL),
-      CL_INVALID_WORK_GROUP_SIZE);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
-      CL_INVALID_WORK_GROUP_SIZE);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &zero, 0, NULL, NULL),
-      CL_INVALID_WORK_GROUP_SIZE);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 1, NULL, NULL),
-      CL_INVALID_EVENT_WAIT_LIST);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(NULL, k, 1, NULL, &global, &local, 0, NULL, NULL),
-      CL_INVALID_COMMAND_QUEUE);
-  assert_int_equal(clEnqueueNDRangeKernel(queue, NULL, 1, NULL, &global, &local,
-                                          0, NULL, NULL),
-                   CL_INVALID_KERNEL);
-  /* A global size of 0 runs nothing and completes. */
-  cl_event e;
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, &local, 0, NULL, &e),
-      CL_SUCCESS);
-  assert_int_equal(clWaitForEvents(1, &e), CL_SUCCESS);
-  clReleaseEvent(e);
-  clReleaseKernel(k);
+static void bad_launches(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel __attribute__((reqd_work_group_size(4, 1, 1)))\n"
+                            "void r(global int *x, int v) { x[get_global_id(0)] = v; }",
+                            "r", "");
+    size_t global = 8, local = 4, two = 2, zero = 0, big[3] = {4096, 2, 1};
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_INVALID_KERNEL_ARGS);
+    cl_mem m = buffer(64, NULL);
+    int v = 5;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof v - 1, &v), CL_INVALID_ARG_SIZE);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof v, NULL), CL_INVALID_ARG_VALUE);
+    /* A handle of another kind where a buffer is expected. */
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &k), CL_INVALID_MEM_OBJECT);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof v, &v), CL_INVALID_ARG_INDEX);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 0, NULL, &global, &local, 0, NULL, NULL),
+                     CL_INVALID_WORK_DIMENSION);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &two, 0, NULL, NULL),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &zero, 0, NULL, NULL),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 1, NULL, NULL),
+                     CL_INVALID_EVENT_WAIT_LIST);
+    assert_int_equal(clEnqueueNDRangeKernel(NULL, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_INVALID_COMMAND_QUEUE);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, NULL, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_INVALID_KERNEL);
+    /* A global size of 0 runs nothing and completes. */
+    cl_event e;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, &local, 0, NULL, &e),
+                     CL_SUCCESS);
+    assert_int_equal(clWaitForEvents(1, &e), CL_SUCCESS);
+    clReleaseEvent(e);
+    clReleaseKernel(k);
 
-  /* OpenCL C 1.2 asks for uniform work-groups; too large a group is refused. */
-  k = kernel_of("kernel void w(global int *x) { x[get_global_id(0)] = 1; }",
-                "w", "");
-  assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
-  size_t odd = 10, three = 3;
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &odd, &three, 0, NULL, NULL),
-      CL_INVALID_WORK_GROUP_SIZE);
-  size_t g2[2] = {4096, 2};
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 2, NULL, g2, big, 0, NULL, NULL),
-      CL_INVALID_WORK_GROUP_SIZE);
-  clReleaseKernel(k);
+    /* OpenCL C 1.2 asks for uniform work-groups; too large a group is refused. */
+    k = kernel_of("kernel void w(global int *x) { x[get_global_id(0)] = 1; }", "w", "");
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t odd = 10, three = 3;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &odd, &three, 0, NULL, NULL),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    size_t g2[2] = {4096, 2};
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 2, NULL, g2, big, 0, NULL, NULL),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    clReleaseKernel(k);
 
-  /* What cannot be compiled yet is refused, and the build log says why. */
-  cl_int err;
-  const char *src = "kernel void s(global float *x) { x[0] = sin(x[1]); }";
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
-  k = clCreateKernel(p, "s", &err);
-  assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
-  assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
-  char log[1024];
-  assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG,
-                                         sizeof log, log, NULL),
-                   CL_SUCCESS);
-  assert_non_null(strstr(log, "_Z3sinf"));
-  clReleaseKernel(k);
-  clReleaseProgram(p);
-  clReleaseMemObject(m);
+    /* What cannot be compiled yet is refused, and the build log says why. */
+    cl_int err;
+    const char *src = "kernel void s(global float *x) { x[0] = lgamma(x[1]); }";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    k = clCreateKernel(p, "s", &err);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+    char log[1024];
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "_Z6lgammaf"));
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(m);
 }
 
 /* Independent kernels on an out-of-order queue, each with its own buffer. */
-static void concurrent_kernels(void **state) {
-  (void)state;
-  cl_int err;
-  const cl_queue_properties props[] = {
-      CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
-  cl_command_queue ooo =
-      clCreateCommandQueueWithProperties(ctx, dev, props, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  cl_kernel k =
-      kernel_of("kernel void fill(global int *x, int v) {\n"
-                "    for (int j = 0; j < 100; j++) x[get_global_id(0)] += v;\n"
-                "}\n",
-                "fill", "");
-  enum { K = 8, N = 4096 };
-  cl_mem m[K];
-  for (int i = 0; i < K; i++) {
-    int v = i + 1;
-    m[i] = buffer(N * sizeof(int), NULL);
-    int zero = 0;
-    assert_int_equal(clEnqueueFillBuffer(ooo, m[i], &zero, sizeof zero, 0,
-                                         N * sizeof(int), 0, NULL, NULL),
-                     CL_SUCCESS);
-    assert_int_equal(clEnqueueBarrierWithWaitList(ooo, 0, NULL, NULL),
-                     CL_SUCCESS);
-    assert_int_equal(clSetKernelArg(k, 0, sizeof m[i], &m[i]), CL_SUCCESS);
-    assert_int_equal(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
-    size_t global = N;
-    assert_int_equal(
-        clEnqueueNDRangeKernel(ooo, k, 1, NULL, &global, NULL, 0, NULL, NULL),
-        CL_SUCCESS);
-  }
-  assert_int_equal(clFinish(ooo), CL_SUCCESS);
-  for (int i = 0; i < K; i++) {
-    int r[N];
-    assert_int_equal(
-        clEnqueueReadBuffer(ooo, m[i], CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
-        CL_SUCCESS);
-    for (int j = 0; j < N; j++)
-      assert_int_equal(r[j], 100 * (i + 1));
-    clReleaseMemObject(m[i]);
-  }
-  clReleaseKernel(k);
-  clReleaseCommandQueue(ooo);
+static void concurrent_kernels(void **state)
+{
+    (void)state;
+    cl_int err;
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue ooo = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_kernel k = kernel_of("kernel void fill(global int *x, int v) {\n"
+                            "    for (int j = 0; j < 100; j++) x[get_global_id(0)] += v;\n"
+                            "}\n",
+                            "fill", "");
+    enum { K = 8, N = 4096 };
+    cl_mem m[K];
+    for (int i = 0; i < K; i++) {
+        int v = i + 1;
+        m[i] = buffer(N * sizeof(int), NULL);
+        int zero = 0;
+        assert_int_equal(
+            clEnqueueFillBuffer(ooo, m[i], &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL),
+            CL_SUCCESS);
+        assert_int_equal(clEnqueueBarrierWithWaitList(ooo, 0, NULL, NULL), CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof m[i], &m[i]), CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
+        size_t global = N;
+        assert_int_equal(clEnqueueNDRangeKernel(ooo, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                         CL_SUCCESS);
+    }
+    assert_int_equal(clFinish(ooo), CL_SUCCESS);
+    for (int i = 0; i < K; i++) {
+        int r[N];
+        assert_int_equal(clEnqueueReadBuffer(ooo, m[i], CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        for (int j = 0; j < N; j++)
+            assert_int_equal(r[j], 100 * (i + 1));
+        clReleaseMemObject(m[i]);
+    }
+    clReleaseKernel(k);
+    clReleaseCommandQueue(ooo);
 }
 
 /*
  * OpenCL C 3.0: a smaller last work-group, 64-bit integers (the one optional
  * feature the device lists) and the 2.0 work-item functions.
  */
-static void opencl_c_3_non_uniform(void **state) {
-  (void)state;
-  cl_kernel k = kernel_of(
-      "kernel void k(global ulong *out) {\n"
-      "    ulong big = (ulong)get_global_id(0) << 40;\n"
-      "    out[get_global_linear_id()] = big + get_local_size(0) * 100\n"
-      "        + get_enqueued_local_size(0) * 10000 + get_local_linear_id();\n"
-      "}\n",
-      "k", "-cl-std=CL3.0");
-  enum { N = 10 };
-  cl_mem out = buffer(N * sizeof(cl_ulong), NULL);
-  assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
-  size_t global = N, local = 4;
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
-      CL_SUCCESS);
-  cl_ulong r[N];
-  assert_int_equal(
-      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
-      CL_SUCCESS);
-  for (cl_ulong i = 0; i < N; i++)
-    assert_int_equal(r[i],
-                     (i << 40) + (i >= 8 ? 2 : 4) * 100 + 4 * 10000 + i % 4);
-  clReleaseKernel(k);
-  /* -cl-uniform-work-group-size asks for the 1.x rule again. */
-  k = kernel_of("kernel void u(global int *x) { x[get_global_id(0)] = 1; }",
-                "u", "-cl-std=CL3.0 -cl-uniform-work-group-size");
-  assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
-      CL_INVALID_WORK_GROUP_SIZE);
-  clReleaseMemObject(out);
-  clReleaseKernel(k);
+static void opencl_c_3_non_uniform(void **state)
+{
+    (void)state;
+    cl_kernel k =
+        kernel_of("kernel void k(global ulong *out) {\n"
+                  "    ulong big = (ulong)get_global_id(0) << 40;\n"
+                  "    out[get_global_linear_id()] = big + get_local_size(0) * 100\n"
+                  "        + get_enqueued_local_size(0) * 10000 + get_local_linear_id();\n"
+                  "}\n",
+                  "k", "-cl-std=CL3.0");
+    enum { N = 10 };
+    cl_mem out = buffer(N * sizeof(cl_ulong), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    size_t global = N, local = 4;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    cl_ulong r[N];
+    assert_int_equal(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (cl_ulong i = 0; i < N; i++)
+        assert_int_equal(r[i], (i << 40) + (i >= 8 ? 2 : 4) * 100 + 4 * 10000 + i % 4);
+    clReleaseKernel(k);
+    /* -cl-uniform-work-group-size asks for the 1.x rule again. */
+    k = kernel_of("kernel void u(global int *x) { x[get_global_id(0)] = 1; }", "u",
+                  "-cl-std=CL3.0 -cl-uniform-work-group-size");
+    assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_INVALID_WORK_GROUP_SIZE);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
 }
 
-/* Work-groups of many work-items meeting at barriers: a tree reduction in local
- * memory. */
-static void barrier_reduction(void **state) {
-  (void)state;
-  cl_kernel k =
-      kernel_of("kernel void sum(global const int *in, global int *out,\n"
-                "                local int *tmp) {\n"
-                "    size_t l = get_local_id(0);\n"
-                "    tmp[l] = in[get_global_id(0)];\n"
-                "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                "    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
-                "        if (l < s) tmp[l] += tmp[l + s];\n"
-                "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-                "    }\n"
-                "    if (l == 0) out[get_group_id(0)] = tmp[0];\n"
-                "}\n",
-                "sum", "");
-  enum { N = 1 << 14, L = 256 };
-  static int in[N];
-  for (int i = 0; i < N; i++)
-    in[i] = (i * 37) % 101 - 50;
-  cl_mem min = buffer(sizeof in, in), mout = buffer(N / L * sizeof(int), NULL);
-  assert_int_equal(clSetKernelArg(k, 0, sizeof min, &min), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 1, sizeof mout, &mout), CL_SUCCESS);
-  assert_int_equal(clSetKernelArg(k, 2, L * sizeof(int), NULL), CL_SUCCESS);
-  size_t global = N, local = L;
-  assert_int_equal(
-      clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
-      CL_SUCCESS);
-  int out[N / L];
-  assert_int_equal(clEnqueueReadBuffer(queue, mout, CL_TRUE, 0, sizeof out, out,
-                                       0, NULL, NULL),
-                   CL_SUCCESS);
-  for (int g = 0; g < N / L; g++) {
-    int expect = 0;
-    for (int i = 0; i < L; i++)
-      expect += in[g * L + i];
-    assert_int_equal(out[g], expect);
-  }
-  clReleaseMemObject(min), clReleaseMemObject(mout);
-  clReleaseKernel(k);
+/* Work-groups of many work-items meeting at barriers: a tree reduction in local memory. */
+static void barrier_reduction(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void sum(global const int *in, global int *out,\n"
+                            "                local int *tmp) {\n"
+                            "    size_t l = get_local_id(0);\n"
+                            "    tmp[l] = in[get_global_id(0)];\n"
+                            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                            "    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+                            "        if (l < s) tmp[l] += tmp[l + s];\n"
+                            "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                            "    }\n"
+                            "    if (l == 0) out[get_group_id(0)] = tmp[0];\n"
+                            "}\n",
+                            "sum", "");
+    enum { N = 1 << 14, L = 256 };
+    static int in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 37) % 101 - 50;
+    cl_mem min = buffer(sizeof in, in), mout = buffer(N / L * sizeof(int), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof min, &min), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof mout, &mout), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, L * sizeof(int), NULL), CL_SUCCESS);
+    size_t global = N, local = L;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int out[N / L];
+    assert_int_equal(clEnqueueReadBuffer(queue, mout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int g = 0; g < N / L; g++) {
+        int expect = 0;
+        for (int i = 0; i < L; i++)
+            expect += in[g * L + i];
+        assert_int_equal(out[g], expect);
+    }
+    clReleaseMemObject(min), clReleaseMemObject(mout);
+    clReleaseKernel(k);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(vector_add_with_offset),
-      cmocka_unit_test(ids_in_three_dimensions),
-      cmocka_unit_test(local_memory_and_values),
-      cmocka_unit_test(task_and_many_launches),
-      cmocka_unit_test(bad_launches),
-      cmocka_unit_test(concurrent_kernels),
-      cmocka_unit_test(barrier_reduction),
-      cmocka_unit_test(opencl_c_3_non_uniform),
-  };
-  return cmocka_run_group_tests(tests, setup, teardown);
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vector_add_with_offset),
+        cmocka_unit_test(ids_in_three_dimensions),
+        cmocka_unit_test(local_memory_and_values),
+        cmocka_unit_test(task_and_many_launches),
+        cmocka_unit_test(bad_launches),
+        cmocka_unit_test(concurrent_kernels),
+        cmocka_unit_test(barrier_reduction),
+        cmocka_unit_test(opencl_c_3_non_uniform),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

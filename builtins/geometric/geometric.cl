@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// Geometric functions (OpenCL C 3.0 6.15.5) for float, float2, float3, float4.
+#include "lanes_builtins.h"
+
+CONST float dot(float x, float y)
+{
+    return x * y;
+}
+CONST float dot(float2 x, float2 y)
+{
+    return x.x * y.x + x.y * y.y;
+}
+CONST float dot(float3 x, float3 y)
+{
+    return x.x * y.x + x.y * y.y + x.z * y.z;
+}
+CONST float dot(float4 x, float4 y)
+{
+    return (x.x * y.x + x.y * y.y) + (x.z * y.z + x.w * y.w);
+}
+
+CONST float3 cross(float3 a, float3 b)
+{
+    return a.yzx * b.zxy - a.zxy * b.yzx;
+}
+CONST float4 cross(float4 a, float4 b)
+{
+    return (float4)(cross(a.xyz, b.xyz), 0.0f);
+}
+
+// length scales by the largest magnitude when the squares would overflow or
+// lose precision to underflow; distance and normalize build on it.
+#define GEOMETRIC(n, k, unused)                                                                    \
+    CONST float length(float##n p)                                                                 \
+    {                                                                                              \
+        float l2 = dot(p, p);                                                                      \
+        if (l2 < INFINITY && l2 > 0x1p-100f)                                                       \
+            return __builtin_elementwise_sqrt(l2);                                                 \
+        float##n a = __builtin_elementwise_abs(p);                                                 \
+        float m = MAX_ELEMENT_##k(a);                                                              \
+        if (m == 0.0f || m == INFINITY || m != m)                                                  \
+            return m == 0.0f ? 0.0f : m + dot(p, p); /* NaN stays NaN */                           \
+        float##n q = p * (1.0f / m);                                                               \
+        return m * __builtin_elementwise_sqrt(dot(q, q));                                          \
+    }                                                                                              \
+    CONST float distance(float##n p0, float##n p1)                                                 \
+    {                                                                                              \
+        return length(p0 - p1);                                                                    \
+    }                                                                                              \
+    CONST float##n normalize(float##n p)                                                           \
+    {                                                                                              \
+        float##n a = __builtin_elementwise_abs(p);                                                 \
+        if (MAX_ELEMENT_##k(a) == INFINITY) /* infinities: 1 there, 0 elsewhere */                 \
+            p = __builtin_elementwise_copysign(a == INFINITY ? (float##n)1.0f : (float##n)0.0f,    \
+                                               p);                                                 \
+        float l = length(p);                                                                       \
+        return l == 0.0f ? p : p / l;                                                              \
+    }                                                                                              \
+    CONST float fast_length(float##n p)                                                            \
+    {                                                                                              \
+        return half_sqrt(dot(p, p));                                                               \
+    }                                                                                              \
+    CONST float fast_distance(float##n p0, float##n p1)                                            \
+    {                                                                                              \
+        return fast_length(p0 - p1);                                                               \
+    }                                                                                              \
+    CONST float##n fast_normalize(float##n p)                                                      \
+    {                                                                                              \
+        float l2 = dot(p, p);                                                                      \
+        return l2 == 0.0f ? p : p * half_rsqrt(l2);                                                \
+    }
+#define MAX_ELEMENT_SCAL(a) (a)
+#define MAX_ELEMENT_VEC(a) __builtin_reduce_max(a)
+
+CONST float half_sqrt(float);
+CONST float half_rsqrt(float);
+GEOMETRIC(, SCAL, )
+GEOMETRIC(2, VEC, )
+GEOMETRIC(3, VEC, )
+GEOMETRIC(4, VEC, )

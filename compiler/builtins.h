@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* The built-in library (builtins/), embedded in liblanes.so: linked into programs on demand. */
+#ifndef LANES_COMPILER_BUILTINS_H
+#define LANES_COMPILER_BUILTINS_H
+
+#include <llvm-c/Core.h>
+#include <stddef.h>
+
+/*
+ * Links into `m` the library functions it calls, transitively, and nothing
+ * else; they become internal, so that O3 inlines and drops them. The library
+ * is the one of the host's ISA level, parsed lazily in m's context: a link
+ * reads only the bodies it needs. Returns 0, or -1 with *log set (malloc'd).
+ */
+int lanes_builtins_link(LLVMModuleRef m, char **log);
+
+/* A function the built-in library calls outside itself (SLEEF), and its address. */
+struct lanes_runtime_symbol {
+    const char *name;
+    void *address;
+};
+
+/* Every run-time symbol any built-in library may call; the JIT defines them. */
+const struct lanes_runtime_symbol *lanes_builtins_runtime_symbols(size_t *count);
+
+/* True when `name` is one of the run-time symbols. */
+int lanes_builtins_is_runtime_symbol(const char *name);
+
+#endif

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// Why C++: the LLVM-C API links modules only whole (LLVMLinkModules2), which
+// would copy every function of the built-in library into every program
+// (ARCHITECTURE.md §8). Linker::LinkOnlyNeeded with an internalizing
+// callback, as `llvm-link --only-needed --internalize` does, exists in C++ only.
+
+#include "link_shim.h"
+
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace
+{
+
+// Collects the linker's messages instead of LLVM's default of printing them
+// (and exiting on errors).
+struct collect_diagnostics : llvm::DiagnosticHandler {
+    std::string *out;
+    explicit collect_diagnostics(std::string *o) : out(o)
+    {
+    }
+    bool handleDiagnostics(const llvm::DiagnosticInfo &di) override
+    {
+        if (di.getSeverity() == llvm::DS_Error) {
+            llvm::raw_string_ostream os(*out);
+            llvm::DiagnosticPrinterRawOStream printer(os);
+            di.print(printer);
+            os << "\n";
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+extern "C" int lanes_link_only_needed(LLVMModuleRef dst_ref, LLVMModuleRef src_ref, char **error)
+{
+    llvm::Module &dst = *llvm::unwrap(dst_ref);
+    std::unique_ptr<llvm::Module> src(llvm::unwrap(src_ref));
+    llvm::LLVMContext &ctx = dst.getContext();
+    // The library is built for the generic x86-64 triple: take the program's
+    // so that the linker has nothing to warn about.
+    src->setTargetTriple(dst.getTargetTriple());
+    src->setDataLayout(dst.getDataLayout());
+
+    std::string messages;
+    auto previous = ctx.getDiagnosticHandler();
+    ctx.setDiagnosticHandler(std::make_unique<collect_diagnostics>(&messages));
+    bool failed = llvm::Linker::linkModules(
+        dst, std::move(src), llvm::Linker::LinkOnlyNeeded,
+        [](llvm::Module &m, const llvm::StringSet<> &linked) {
+            llvm::internalizeModule(m, [&linked](const llvm::GlobalValue &gv) {
+                return !gv.hasName() || !linked.count(gv.getName());
+            });
+        });
+    ctx.setDiagnosticHandler(std::move(previous));
+    if (!failed)
+        return 0;
+    if (messages.empty())
+        messages = "linking the built-in library failed";
+    *error = static_cast<char *>(std::malloc(messages.size() + 1));
+    if (*error)
+        std::memcpy(*error, messages.c_str(), messages.size() + 1);
+    return -1;
+}

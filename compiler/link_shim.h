@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* LLVM's link-only-needed mode, which the C API does not offer (link_shim.cpp). */
+#ifndef LANES_COMPILER_LINK_SHIM_H
+#define LANES_COMPILER_LINK_SHIM_H
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Links into `dst` the definitions of `src` (same context; consumed, even on
+ * failure) that `dst` references, transitively, and makes them internal.
+ * `src` may be lazily loaded: only what is linked gets materialized.
+ * Returns 0, or -1 with *error set (malloc'd).
+ */
+int lanes_link_only_needed(LLVMModuleRef dst, LLVMModuleRef src, char **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

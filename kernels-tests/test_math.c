@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Float math built-ins against long double references, at every width:
+ * the worst error in ulp per function is printed and checked against the
+ * bound of the OpenCL C 3.0 specification (7.4, full profile).
+ */
+#include "kernels.h"
+
+enum domain {
+    ANY,      /* every float: random bit patterns plus the special values */
+    POSITIVE, /* x > 0 mostly, where the function is interesting */
+    TRIG,     /* |x| <= 2^16 for the half_ trigonometric functions */
+    SMALL,    /* |x| <= 100, for the reduced-range native/half exponentials */
+};
+
+typedef long double (*ref1)(long double);
+typedef long double (*ref2)(long double, long double);
+typedef long double (*ref3)(long double, long double, long double);
+
+/* One function under test: its name, arity, reference and bound in ulp. */
+struct math_case {
+    const char *name;
+    unsigned arity;
+    void *ref;
+    double ulp;
+    enum domain domain;
+};
+
+static long double rsqrt_ref(long double x)
+{
+    return 1.0L / sqrtl(x);
+}
+static long double recip_ref(long double x)
+{
+    return 1.0L / x;
+}
+static long double divide_ref(long double x, long double y)
+{
+    return x / y;
+}
+static long double mad_ref(long double x, long double y, long double z)
+{
+    return x * y + z;
+}
+static long double exp10_ref(long double x)
+{
+    return powl(10.0L, x);
+}
+static long double powr_ref(long double x, long double y)
+{
+    if (x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) || (x == 1 && isinf(y)))
+        return NAN;
+    return powl(x, y);
+}
+static long double rint_ref(long double x)
+{
+    return nearbyintl(x);
+}
+
+#define F1(name, ref, ulp, dom)                                                                    \
+    {                                                                                              \
+#name, 1, (void *)(ref1)ref, ulp, dom                                                      \
+    }
+#define F2(name, ref, ulp, dom)                                                                    \
+    {                                                                                              \
+#name, 2, (void *)(ref2)ref, ulp, dom                                                      \
+    }
+#define F3(name, ref, ulp, dom)                                                                    \
+    {                                                                                              \
+#name, 3, (void *)(ref3)ref, ulp, dom                                                      \
+    }
+static const struct math_case cases[] = {
+    /* exact functions (0 ulp) */
+    F1(fabs, fabsl, 0, ANY),
+    F1(floor, floorl, 0, ANY),
+    F1(ceil, ceill, 0, ANY),
+    F1(trunc, truncl, 0, ANY),
+    F1(round, roundl, 0, ANY),
+    F1(rint, rint_ref, 0, ANY),
+    F2(fmin, fminl, 0, ANY),
+    F2(fmax, fmaxl, 0, ANY),
+    F2(fmod, fmodl, 0, ANY),
+    F2(copysign, copysignl, 0, ANY),
+    F3(fma, fmal, 0.5, ANY), /* correctly rounded */
+    /* the ulp table of the specification */
+    F1(sqrt, sqrtl, 3, ANY),
+    F1(rsqrt, rsqrt_ref, 2, ANY),
+    F1(exp, expl, 3, ANY),
+    F1(exp2, exp2l, 3, ANY),
+    F1(exp10, exp10_ref, 3, ANY),
+    F1(log, logl, 3, ANY),
+    F1(log2, log2l, 3, ANY),
+    F1(log10, log10l, 3, ANY),
+    F1(sin, sinl, 4, ANY),
+    F1(cos, cosl, 4, ANY),
+    F1(tan, tanl, 5, ANY),
+    F1(tanh, tanhl, 5, ANY),
+    F1(atan, atanl, 5, ANY),
+    F2(atan2, atan2l, 6, ANY),
+    F2(pow, powl, 16, ANY),
+    F2(powr, powr_ref, 16, ANY),
+    F3(mad, mad_ref, INFINITY, ANY), /* any precision: only checked to run */
+    /* half_: 8192 ulp over their ranges */
+    F1(half_sin, sinl, 8192, TRIG),
+    F1(half_cos, cosl, 8192, TRIG),
+    F1(half_tan, tanl, 8192, TRIG),
+    F1(half_exp, expl, 8192, SMALL),
+    F1(half_exp2, exp2l, 8192, SMALL),
+    F1(half_exp10, exp10_ref, 8192, SMALL),
+    F1(half_log, logl, 8192, POSITIVE),
+    F1(half_log2, log2l, 8192, POSITIVE),
+    F1(half_log10, log10l, 8192, POSITIVE),
+    F1(half_sqrt, sqrtl, 8192, POSITIVE),
+    F1(half_rsqrt, rsqrt_ref, 8192, POSITIVE),
+    F1(half_recip, recip_ref, 8192, SMALL),
+    F2(half_divide, divide_ref, 8192, SMALL),
+    F2(half_powr, powr_ref, 8192, SMALL),
+    /* native_: implementation-defined; Lanes keeps them within the half_ bound */
+    F1(native_sin, sinl, 8192, TRIG),
+    F1(native_cos, cosl, 8192, TRIG),
+    F1(native_tan, tanl, 8192, TRIG),
+    F1(native_exp, expl, 8192, SMALL),
+    F1(native_exp2, exp2l, 8192, SMALL),
+    F1(native_exp10, exp10_ref, 8192, SMALL),
+    F1(native_log, logl, 8192, POSITIVE),
+    F1(native_log2, log2l, 8192, POSITIVE),
+    F1(native_log10, log10l, 8192, POSITIVE),
+    F1(native_sqrt, sqrtl, 8192, POSITIVE),
+    F1(native_rsqrt, rsqrt_ref, 8192, POSITIVE),
+    F1(native_recip, recip_ref, 8192, SMALL),
+    F2(native_divide, divide_ref, 8192, SMALL),
+    F2(native_powr, powr_ref, 8192, SMALL),
+};
+#define NUM_CASES (sizeof cases / sizeof *cases)
+
+/* Values every ANY input set starts with. */
+static const float specials[] = {0.0f,
+                                 -0.0f,
+                                 1.0f,
+                                 -1.0f,
+                                 0.5f,
+                                 -0.5f,
+                                 2.0f,
+                                 -2.0f,
+                                 3.0f,
+                                 0x1p-149f,
+                                 -0x1p-149f,
+                                 0x1p-127f,
+                                 -0x1.8p-130f,
+                                 0x1p-126f,
+                                 -0x1p-126f,
+                                 0x1.fffffep127f,
+                                 -0x1.fffffep127f,
+                                 INFINITY,
+                                 -INFINITY,
+                                 NAN,
+                                 1.5f,
+                                 -2.5f,
+                                 3.14159265f,
+                                 1.5707964f,
+                                 100.0f,
+                                 88.7f,
+                                 -103.0f,
+                                 1e-10f,
+                                 1e10f,
+                                 0.1f,
+                                 0x1.fffffep-1f,
+                                 0x1.000002p0f};
+#define NUM_SPECIALS (sizeof specials / sizeof *specials)
+
+enum { COUNT = 16 * 3 * 128 }; /* a multiple of every width */
+
+static float random_input(enum domain d)
+{
+    uint64_t r = kt_random();
+    switch (d) {
+    case ANY:
+        /* half random bit patterns, half moderate values */
+        if (r & 1)
+            return kt_bits_float((uint32_t)(r >> 32));
+        return (float)((double)(int32_t)(r >> 32) / 2147483648.0 * 64.0);
+    case POSITIVE: return fabsf(kt_bits_float((uint32_t)(r >> 32)));
+    case TRIG: return (float)((double)(int32_t)(r >> 32) / 2147483648.0 * 65536.0);
+    case SMALL: return (float)((double)(int32_t)(r >> 32) / 2147483648.0 * 40.0);
+    }
+    return 0;
+}
+
+static void fill(float *x, enum domain d, unsigned salt)
+{
+    for (unsigned i = 0; i < COUNT; i++) {
+        if (d == ANY && i < NUM_SPECIALS * NUM_SPECIALS)
+            x[i] = specials[(salt ? i / NUM_SPECIALS : i) % NUM_SPECIALS];
+        else
+            x[i] = random_input(d);
+    }
+}
+
+/* The error of `got` in ulp of the float nearest `want`; 0 when both are the same special. */
+static double ulp_error(float got, long double want)
+{
+    if (isnan(want))
+        return isnan(got) ? 0 : INFINITY;
+    if (isnan(got))
+        return INFINITY;
+    if (isinf(want) || fabsl(want) > 0x1.fffffep127L * (1 + 0x1p-25L))
+        return got == (want > 0 ? INFINITY : -INFINITY) ? 0 : INFINITY;
+    if (isinf(got))
+        return fabsl(want) >= 0x1.fffffep127L ? 1 : INFINITY;
+    int e;
+    frexpl(want, &e); /* want = m 2^e, 0.5 <= |m| < 1 */
+    if (e - 1 < -126)
+        e = -125;
+    long double ulp = ldexpl(1.0L, e - 1 - 23);
+    return (double)(fabsl((long double)got - want) / ulp);
+}
+
+static long double reference(const struct math_case *c, float a, float b, float d)
+{
+    switch (c->arity) {
+    case 1: return ((ref1)c->ref)(a);
+    case 2: return ((ref2)c->ref)(a, b);
+    default: return ((ref3)c->ref)(a, b, d);
+    }
+}
+
+/* One program per width with a kernel per function. */
+static char *program_source(void)
+{
+    char *s = NULL;
+    kt_append(&s, "%s", kt_preamble());
+    for (size_t f = 0; f < NUM_CASES; f++) {
+        const char *n = cases[f].name;
+        const char *call = cases[f].arity == 1   ? "%s(LOAD(i, a))"
+                           : cases[f].arity == 2 ? "%s(LOAD(i, a), LOAD(i, b))"
+                                                 : "%s(LOAD(i, a), LOAD(i, b), LOAD(i, c))";
+        char *expr = kt_format(call, n);
+        kt_append(&s,
+                  "kernel void t_%s(global const float *a, global const float *b,\n"
+                  "                 global const float *c, global float *r) {\n"
+                  "    size_t i = get_global_id(0);\n"
+                  "    STORE(%s, i, r);\n"
+                  "}\n",
+                  n, expr);
+        free(expr);
+    }
+    return s;
+}
+
+int main(void)
+{
+    kt_setup();
+    static float a[COUNT], b[COUNT], c[COUNT], r[COUNT];
+    double worst[NUM_CASES] = {0};
+    char *source = program_source();
+    for (size_t w = 0; w < KT_NUM_WIDTHS; w++) {
+        unsigned n = kt_widths[w];
+        cl_program p = kt_build(source, kt_width_options(n));
+        for (size_t f = 0; f < NUM_CASES; f++) {
+            const struct math_case *mc = &cases[f];
+            fill(a, mc->domain, 0);
+            fill(b, mc->domain == SMALL ? SMALL : mc->domain, 1);
+            fill(c, mc->domain, 2);
+            memset(r, 0, sizeof r);
+            struct kt_arg args[] = {{a, sizeof a, false},
+                                    {b, sizeof b, false},
+                                    {c, sizeof c, false},
+                                    {r, sizeof r, false}};
+            char kname[64];
+            snprintf(kname, sizeof kname, "t_%s", mc->name);
+            if (kt_run(p, kname, COUNT / n, args, 4) != CL_SUCCESS) {
+                KT_FAIL("%s (width %u) did not run", mc->name, n);
+                continue;
+            }
+            unsigned reported = 0;
+            for (unsigned i = 0; i < COUNT; i++) {
+                long double want = reference(mc, a[i], b[i], c[i]);
+                double err = ulp_error(r[i], want);
+                if (isinf(mc->ulp))
+                    continue;
+                if (err > worst[f])
+                    worst[f] = err;
+                if (err > mc->ulp && reported++ < 3)
+                    KT_FAIL("%s width %u: f(%a, %a, %a) = %a, want %La (%.1f ulp > %.0f)", mc->name,
+                            n, a[i], b[i], c[i], r[i], want, err, mc->ulp);
+            }
+        }
+        clReleaseProgram(p);
+    }
+    free(source);
+    printf("%-14s %10s %8s\n", "function", "worst ulp", "bound");
+    for (size_t f = 0; f < NUM_CASES; f++)
+        if (!isinf(cases[f].ulp))
+            printf("%-14s %10.3f %8.1f\n", cases[f].name, worst[f], cases[f].ulp);
+    return kt_teardown();
+}
