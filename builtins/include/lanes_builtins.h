@@ -34,7 +34,8 @@
     M(uchar, uchar, 8, n, k)                                                                       \
     M(short, ushort, 16, n, k)                                                                     \
     M(ushort, ushort, 16, n, k)                                                                    \
-    M(int, uint, 32, n, k) M(uint, uint, 32, n, k) M(long, ulong, 64, n, k) M(ulong, ulong, 64, n, k)
+    M(int, uint, 32, n, k)                                                                         \
+    M(uint, uint, 32, n, k) M(long, ulong, 64, n, k) M(ulong, ulong, 64, n, k)
 #define FOR_INT_TYPES(M) FOR_WIDTHS(INT_TYPE_AT, M)
 
 /* Value conversion between same-shape types; casts for scalars. */
