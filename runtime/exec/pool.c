@@ -73,27 +73,38 @@ static void range_leave(struct lanes_range *r)
         r->done(r->ctx);
 }
 
+/*
+ * Called with the pool lock held: if there is work, releases the lock, does
+ * one piece of it (a share of a range, else the oldest task) and returns
+ * true; else returns false with the lock still held.
+ */
+static bool work_one(void)
+{
+    struct lanes_range *r = pool.ranges;
+    if (r) {
+        atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
+        pthread_mutex_unlock(&pool.lock);
+        range_work(r);
+        range_leave(r);
+        return true;
+    }
+    struct lanes_task *t = pool.head;
+    if (!t)
+        return false;
+    pool.head = t->next;
+    if (!pool.head)
+        pool.tail = NULL;
+    pthread_mutex_unlock(&pool.lock);
+    t->run(t);
+    return true;
+}
+
 static void *worker_main(void *arg)
 {
     worker_index = (int)(size_t)arg;
     pthread_mutex_lock(&pool.lock);
     while (!pool.stop) {
-        struct lanes_range *r = pool.ranges;
-        if (r) {
-            atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
-            pthread_mutex_unlock(&pool.lock);
-            range_work(r);
-            range_leave(r);
-            pthread_mutex_lock(&pool.lock);
-            continue;
-        }
-        struct lanes_task *t = pool.head;
-        if (t) {
-            pool.head = t->next;
-            if (!pool.head)
-                pool.tail = NULL;
-            pthread_mutex_unlock(&pool.lock);
-            t->run(t);
+        if (work_one()) {
             pthread_mutex_lock(&pool.lock);
             continue;
         }
@@ -147,24 +158,10 @@ __attribute__((destructor)) static void stop(void)
 bool lanes_exec_help(void)
 {
     pthread_mutex_lock(&pool.lock);
-    struct lanes_range *r = pool.ranges;
-    if (r) {
-        atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
-        pthread_mutex_unlock(&pool.lock);
-        range_work(r);
-        range_leave(r);
+    if (work_one())
         return true;
-    }
-    struct lanes_task *t = pool.head;
-    if (t) {
-        pool.head = t->next;
-        if (!pool.head)
-            pool.tail = NULL;
-    }
     pthread_mutex_unlock(&pool.lock);
-    if (t)
-        t->run(t);
-    return t != NULL;
+    return false;
 }
 
 void lanes_exec_submit(struct lanes_task *task)
