@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The built-in library as programs see it: three bitcode modules embedded
- * by cmake/builtins.cmake, one per x86-64 level, because the IR signature of
+ * The built-in library as programs see it: three libraries embedded by
+ * cmake/builtins.cmake, each split into small modules with a name index
+ * (builtins_blob.h), one per x86-64 level, because the IR signature of
  * a vector argument follows the target (byval without AVX, <8 x float> with
  * it, <16 x float> by value with AVX-512). A program is compiled for the
  * host CPU, so the library of the host's level is the one whose signatures
@@ -9,12 +10,14 @@
  */
 #include "builtins.h"
 
+#include "builtins_blob.h"
 #include "host.h"
 #include "jit.h"
 #include "link_shim.h"
 
 #include <llvm-c/BitReader.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,18 +88,60 @@ static const char *library_for_host(size_t *size, const char **why)
     return start;
 }
 
-int lanes_builtins_link(LLVMModuleRef m, char **log)
+static uint32_t read32(const char *p)
 {
-    size_t size = 0;
-    const char *why = NULL;
-    const char *bitcode = library_for_host(&size, &why);
-    if (!bitcode) {
-        *log = strdup(why);
-        return -1;
+    const unsigned char *u = (const unsigned char *)p;
+    return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+}
+
+/* The identifier of an Itanium-mangled name (`sin` of `_Z3sinDv4_f`), or the name. */
+static const char *base_name(const char *name, size_t length, size_t *base_length)
+{
+    *base_length = length;
+    if (length < 3 || name[0] != '_' || name[1] != 'Z')
+        return name;
+    size_t i = 2, n = 0;
+    while (i < length && name[i] >= '0' && name[i] <= '9' && n < length)
+        n = n * 10 + (size_t)(name[i++] - '0');
+    if (n == 0 || i + n > length)
+        return name;
+    *base_length = n;
+    return name + i;
+}
+
+/* The chunk holding the built-in `name` (mangled), or -1: a binary search of the index. */
+static long chunk_of(const char *blob, const char *name, size_t length)
+{
+    size_t n = 0;
+    const char *base = base_name(name, length, &n);
+    const char *names = blob + sizeof(struct lanes_builtins_header) +
+                        read32(blob + 8) * sizeof(struct lanes_builtins_chunk);
+    size_t lo = 0, hi = read32(blob + 12);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *e = names + mid * sizeof(struct lanes_builtins_name);
+        size_t len = read32(e + 4);
+        int c = memcmp(blob + read32(e), base, len < n ? len : n);
+        if (c == 0)
+            c = len < n ? -1 : len > n ? 1 : 0;
+        if (c == 0)
+            return (long)read32(e + 8);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return -1;
+}
+
+/* Links chunk `c` of the blob into m (what m references of it, transitively). */
+static int link_chunk(LLVMModuleRef m, const char *blob, uint32_t c, char **log)
+{
+    const char *e =
+        blob + sizeof(struct lanes_builtins_header) + c * sizeof(struct lanes_builtins_chunk);
     /* The buffer borrows the embedded bytes; the lazy module owns the buffer. */
     LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRange(bitcode, size, "lanes-builtins", 0);
+        LLVMCreateMemoryBufferWithMemoryRange(blob + read32(e), read32(e + 4), "lanes-builtins", 0);
     LLVMModuleRef lib = NULL;
     if (LLVMGetBitcodeModuleInContext2(LLVMGetModuleContext(m), buf, &lib)) {
         *log = strdup("lanes: the embedded built-in library cannot be read\n");
@@ -104,13 +149,61 @@ int lanes_builtins_link(LLVMModuleRef m, char **log)
     }
     char *error = NULL;
     if (lanes_link_only_needed(m, lib, &error) != 0) {
-        char buf2[1024];
-        snprintf(buf2, sizeof buf2, "lanes: linking the built-in library: %s\n",
+        char text[1024];
+        snprintf(text, sizeof text, "lanes: linking the built-in library: %s\n",
                  error ? error : "failed");
         free(error);
-        *log = strdup(buf2);
+        *log = strdup(text);
         return -1;
     }
+    return 0;
+}
+
+int lanes_builtins_link(LLVMModuleRef m, char **log)
+{
+    size_t size = 0;
+    const char *why = NULL;
+    const char *blob = library_for_host(&size, &why);
+    if (!blob) {
+        *log = strdup(why);
+        return -1;
+    }
+    if (size < sizeof(struct lanes_builtins_header) || memcmp(blob, LANES_BUILTINS_MAGIC, 8) != 0) {
+        *log = strdup("lanes: the embedded built-in library is damaged\n");
+        return -1;
+    }
+    uint32_t num_chunks = read32(blob + 8);
+    unsigned char *linked = calloc(num_chunks ? num_chunks : 1, 1);
+    uint32_t *pending = malloc((num_chunks ? num_chunks : 1) * sizeof *pending);
+    int rc = linked && pending ? 0 : -1;
+    if (rc != 0)
+        *log = strdup("lanes: out of memory linking the built-in library\n");
+    /*
+     * Rounds: the chunks of every name m declares but does not define, then
+     * those of what they declared in turn, until a round adds nothing.
+     */
+    while (rc == 0) {
+        uint32_t count = 0;
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+            if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) != 0)
+                continue;
+            size_t length = 0;
+            const char *name = LLVMGetValueName2(f, &length);
+            long c = chunk_of(blob, name, length);
+            if (c >= 0 && (uint32_t)c < num_chunks && !linked[c]) {
+                linked[c] = 1;
+                pending[count++] = (uint32_t)c;
+            }
+        }
+        if (count == 0)
+            break;
+        for (uint32_t i = 0; i < count && rc == 0; i++)
+            rc = link_chunk(m, blob, pending[i], log);
+    }
+    free(linked);
+    free(pending);
+    if (rc != 0)
+        return -1;
     /* Library functions were compiled for a generic level: make them the program's. */
     lanes_jit_set_host_attributes(m);
     return 0;

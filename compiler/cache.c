@@ -80,7 +80,7 @@ void lanes_cache_key_of(struct lanes_cache_key *key, const void *const *parts, c
 {
     struct lanes_sha256 h;
     lanes_sha256_init(&h);
-    hash_field(&h, "lanes-cache-2", 13);
+    hash_field(&h, "lanes-cache-3", 13); /* bumped when a build's output changes */
     hash_field(&h, LANES_VERSION_STRING, strlen(LANES_VERSION_STRING));
     const char *isa = lanes_host()->isa_key;
     hash_field(&h, isa, strlen(isa));
@@ -103,6 +103,7 @@ void lanes_cache_key(struct lanes_cache_key *key, const char *source, size_t siz
         hash_field(&h, lang->extensions[i].name, strlen(lang->extensions[i].name));
     for (size_t i = 0; i < lang->num_features; i++)
         hash_field(&h, lang->features[i].name, strlen(lang->features[i].name));
+    hash_field(&h, &lang->opencl_version, sizeof lang->opencl_version);
     unsigned char digest[32];
     lanes_sha256_final(&h, digest);
     const void *parts[] = {"program", digest};

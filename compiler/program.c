@@ -14,6 +14,7 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,15 +174,61 @@ static cl_ulong local_bytes(LLVMModuleRef m, LLVMTargetDataRef td, const char *k
     return total;
 }
 
+/*
+ * The OpenCL C name of the type in Clang's vec_type_hint node {undef of the
+ * type, signedness}, e.g. "uint4"; false when the type is not one OpenCL C has.
+ */
+static bool vec_type_hint_of(LLVMValueRef node, char *name, size_t size)
+{
+    if (!node || LLVMGetMDNodeNumOperands(node) < 2)
+        return false;
+    LLVMValueRef ops[2];
+    LLVMGetMDNodeOperands(node, ops);
+    if (!ops[0])
+        return false;
+    LLVMTypeRef t = LLVMTypeOf(ops[0]);
+    unsigned n = 1;
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+        n = LLVMGetVectorSize(t);
+        t = LLVMGetElementType(t);
+    }
+    bool is_signed = ops[1] && LLVMIsAConstantInt(ops[1]) && LLVMConstIntGetZExtValue(ops[1]);
+    const char *base = NULL;
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMHalfTypeKind: base = "half"; break;
+    case LLVMFloatTypeKind: base = "float"; break;
+    case LLVMDoubleTypeKind: base = "double"; break;
+    case LLVMIntegerTypeKind:
+        switch (LLVMGetIntTypeWidth(t)) {
+        case 8: base = is_signed ? "char" : "uchar"; break;
+        case 16: base = is_signed ? "short" : "ushort"; break;
+        case 32: base = is_signed ? "int" : "uint"; break;
+        case 64: base = is_signed ? "long" : "ulong"; break;
+        }
+        break;
+    default: break;
+    }
+    if (!base)
+        return false;
+    if (n > 1)
+        snprintf(name, size, "%s%u", base, n);
+    else
+        snprintf(name, size, "%s", base);
+    return true;
+}
+
 /* The kernel attributes as CL_KERNEL_ATTRIBUTES spells them. */
-static char *attributes_of(const struct lanes_kernel_info *k)
+static char *attributes_of(const struct lanes_kernel_info *k, LLVMValueRef vec_type_hint)
 {
     char buf[256] = "";
     size_t len = 0;
-    if (k->reqd_work_group_size[0])
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "reqd_work_group_size(%zu,%zu,%zu)",
-                                k->reqd_work_group_size[0], k->reqd_work_group_size[1],
-                                k->reqd_work_group_size[2]);
+    char hint[24];
+    if (vec_type_hint_of(vec_type_hint, hint, sizeof hint))
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "vec_type_hint(%s)", hint);
+    if (k->reqd_work_group_size[0] && len < sizeof buf)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%sreqd_work_group_size(%zu,%zu,%zu)",
+                                len ? " " : "", k->reqd_work_group_size[0],
+                                k->reqd_work_group_size[1], k->reqd_work_group_size[2]);
     if (k->work_group_size_hint[0] && len < sizeof buf)
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%swork_group_size_hint(%zu,%zu,%zu)",
                                 len ? " " : "", k->work_group_size_hint[0],
@@ -208,7 +255,8 @@ static int read_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn,
     }
     k->reqd_sub_group_size = sg ? (cl_uint)md_int(sg, 0) : 0;
     k->local_mem_size = local_bytes(m, td, k->name);
-    return (k->attributes = attributes_of(k)) ? 0 : -1;
+    k->attributes = attributes_of(k, function_md(fn, "vec_type_hint"));
+    return k->attributes ? 0 : -1;
 }
 
 /* A kernel is a definition that carries Clang's kernel argument metadata. */
@@ -226,6 +274,30 @@ static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
             rc = read_kernel(m, td, f, &pm->kernels[pm->num_kernels++]);
     LLVMDisposeTargetData(td);
     return rc;
+}
+
+/*
+ * Program-scope variables belong to their program: two programs may both
+ * define `mem3`, and all launchers share one JIT. Giving them internal linkage
+ * in the executable's module keeps them apart.
+ */
+static void internalize_variables(LLVMModuleRef m)
+{
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        if (LLVMIsDeclaration(g) || strncmp(name, "llvm.", 5) == 0)
+            continue;
+        switch (LLVMGetLinkage(g)) {
+        case LLVMExternalLinkage:
+        case LLVMCommonLinkage:
+        case LLVMWeakAnyLinkage:
+        case LLVMWeakODRLinkage:
+        case LLVMLinkOnceAnyLinkage:
+        case LLVMLinkOnceODRLinkage: LLVMSetLinkage(g, LLVMInternalLinkage); break;
+        default: break;
+        }
+    }
 }
 
 /* -cl-ext=-all,+name,... : exactly the device's extensions and features. */
@@ -270,7 +342,7 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
         return cached;
     char *ext = cl_ext_arg(language);
     size_t n = options->num_clang_args;
-    const char **args = malloc((n + 2) * sizeof *args);
+    const char **args = malloc((n + 3) * sizeof *args);
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     if (!ext || !args || !pm) {
         free(ext), free(args), free(pm);
@@ -280,6 +352,14 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
     for (size_t i = 0; i < n; i++)
         args[i] = options->clang_args[i];
     args[n++] = ext;
+    /* Clang leaves __OPENCL_VERSION__ (the device's OpenCL version) to the platform. */
+    char version[40];
+    if (language->opencl_version) {
+        snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%u",
+                 CL_VERSION_MAJOR(language->opencl_version) * 100 +
+                     CL_VERSION_MINOR(language->opencl_version) * 10);
+        args[n++] = version;
+    }
     /* Kernel argument names are always kept; clGetKernelArgInfo shows them only on request. */
     args[n++] = "-cl-kernel-arg-info";
 
@@ -294,6 +374,7 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
         append_log(log, "lanes: cannot read the kernels' argument metadata\n");
     }
     if (rc == 0) {
+        internalize_variables(res.module);
         LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(res.module);
         pm->bitcode_size = LLVMGetBufferSize(buf);
         pm->bitcode = malloc(pm->bitcode_size);

@@ -57,6 +57,7 @@ struct lanes_language {
     size_t num_extensions;
     const cl_name_version *features;
     size_t num_features;
+    cl_version opencl_version; /* the device's, as __OPENCL_VERSION__; 0 leaves it undefined */
 };
 
 /*

@@ -360,65 +360,12 @@ CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
     NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                                         const void *arg_value)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
-                                                    cl_kernel_exec_info param_name,
-                                                    size_t param_value_size,
-                                                    const void *param_value)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
-    cl_kernel in_kernel, cl_device_id in_device, cl_kernel_sub_group_info param_name,
-    size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value,
-    size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
-                                                          size_t length, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
     const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event)
 {
     NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
-                                                        cl_kernel_sub_group_info param_name,
-                                                        size_t input_value_size,
-                                                        const void *input_value,
-                                                        size_t param_value_size, void *param_value,
-                                                        size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_KERNEL);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
-    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
-    void *user_data)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
-                                                                   cl_uint spec_id,
-                                                                   size_t spec_size,
-                                                                   const void *spec_value)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,

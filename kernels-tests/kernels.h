@@ -111,13 +111,13 @@ struct kt_arg {
 };
 
 /*
- * Runs kernel `name` of `p` over `global` work-items (one work-group size
- * left to the runtime), then reads every buffer back into its data. Returns
+ * Runs kernel `name` of `p` over `global` work-items in work-groups of
+ * `*local` (NULL: the runtime's choice), then reads every buffer back into its data. Returns
  * CL_SUCCESS or the enqueue/wait error, with the build log's launch line
  * printed on failure.
  */
-static inline cl_int kt_run(cl_program p, const char *name, size_t global, struct kt_arg *args,
-                            unsigned num_args)
+static inline cl_int kt_run_local(cl_program p, const char *name, size_t global,
+                                  const size_t *local, struct kt_arg *args, unsigned num_args)
 {
     cl_int err;
     cl_kernel k = clCreateKernel(p, name, &err);
@@ -133,7 +133,7 @@ static inline cl_int kt_run(cl_program p, const char *name, size_t global, struc
         KT_CHECK_CL(err);
         KT_CHECK_CL(clSetKernelArg(k, i, sizeof mems[i], &mems[i]));
     }
-    err = clEnqueueNDRangeKernel(kt.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    err = clEnqueueNDRangeKernel(kt.queue, k, 1, NULL, &global, local, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(kt.queue);
     for (unsigned i = 0; i < num_args && err == CL_SUCCESS; i++)
@@ -150,6 +150,13 @@ static inline cl_int kt_run(cl_program p, const char *name, size_t global, struc
             clReleaseMemObject(mems[i]);
     clReleaseKernel(k);
     return err;
+}
+
+/* kt_run_local with the work-group size left to the runtime. */
+static inline cl_int kt_run(cl_program p, const char *name, size_t global, struct kt_arg *args,
+                            unsigned num_args)
+{
+    return kt_run_local(p, name, global, NULL, args, num_args);
 }
 
 /*

@@ -57,6 +57,74 @@ static long double rint_ref(long double x)
     return nearbyintl(x);
 }
 
+static long double pi_ref(long double x)
+{
+    return x / 3.14159265358979323846264338327950288L;
+}
+static long double acospi_ref(long double x)
+{
+    return pi_ref(acosl(x));
+}
+static long double asinpi_ref(long double x)
+{
+    return pi_ref(asinl(x));
+}
+static long double atanpi_ref(long double x)
+{
+    return pi_ref(atanl(x));
+}
+static long double atan2pi_ref(long double y, long double x)
+{
+    return pi_ref(atan2l(y, x));
+}
+/* x pi reduced exactly modulo 2 pi first, so that large x stay accurate. */
+static long double times_pi(long double x)
+{
+    return fmodl(x, 2.0L) * 3.14159265358979323846264338327950288L;
+}
+/* Exact at multiples of 1/2, where the rounded pi would leave a tiny non-zero. */
+static long double sinpi_ref(long double x)
+{
+    long double r = fmodl(x, 2.0L);
+    if (r == floorl(r))
+        return copysignl(0.0L, x);
+    if (2 * r == floorl(2 * r))
+        return (r == 0.5L || r == -1.5L) ? 1.0L : -1.0L;
+    return isinf(x) ? NAN : sinl(times_pi(x));
+}
+static long double cospi_ref(long double x)
+{
+    long double r = fmodl(x, 2.0L);
+    if (2 * r == floorl(2 * r) && r != floorl(r))
+        return 0.0L;
+    if (r == floorl(r))
+        return fabsl(r) == 1.0L ? -1.0L : 1.0L;
+    return isinf(x) ? NAN : cosl(times_pi(x));
+}
+static long double tanpi_ref(long double x)
+{
+    if (isinf(x))
+        return NAN;
+    long double r = fmodl(x, 2.0L);
+    if (r == floorl(r))
+        return 0.0L;
+    if (fabsl(r) == 0.5L || fabsl(r) == 1.5L) /* n + 1/2: +inf for even n, -inf for odd */
+        return (r == 0.5L || r == -1.5L) ? INFINITY : -INFINITY;
+    return tanl(r * 3.14159265358979323846264338327950288L);
+}
+static long double maxmag_ref(long double x, long double y)
+{
+    return fabsl(x) > fabsl(y) ? x : fabsl(y) > fabsl(x) ? y : fmaxl(x, y);
+}
+static long double minmag_ref(long double x, long double y)
+{
+    return fabsl(x) < fabsl(y) ? x : fabsl(y) < fabsl(x) ? y : fminl(x, y);
+}
+static long double nextafter_ref(long double x, long double y)
+{
+    return nextafterf((float)x, (float)y);
+}
+
 #define F1(name, ref, ulp, dom)                                                                    \
     {                                                                                              \
 #name, 1, (void *)(ref1)ref, ulp, dom                                                      \
@@ -100,6 +168,34 @@ static const struct math_case cases[] = {
     F2(pow, powl, 16, ANY),
     F2(powr, powr_ref, 16, ANY),
     F3(mad, mad_ref, INFINITY, ANY), /* any precision: only checked to run */
+    F1(acos, acosl, 4, ANY),
+    F1(acosh, acoshl, 4, ANY),
+    F1(acospi, acospi_ref, 5, ANY),
+    F1(asin, asinl, 4, ANY),
+    F1(asinh, asinhl, 4, ANY),
+    F1(asinpi, asinpi_ref, 5, ANY),
+    F1(atanh, atanhl, 5, ANY),
+    F1(atanpi, atanpi_ref, 5, ANY),
+    F2(atan2pi, atan2pi_ref, 6, ANY),
+    F1(cbrt, cbrtl, 2, ANY),
+    F1(cosh, coshl, 4, ANY),
+    F1(sinh, sinhl, 4, ANY),
+    F1(cospi, cospi_ref, 4, ANY),
+    F1(sinpi, sinpi_ref, 4, ANY),
+    F1(tanpi, tanpi_ref, 6, ANY),
+    F1(erf, erfl, 16, ANY),
+    F1(erfc, erfcl, 16, ANY),
+    F1(expm1, expm1l, 3, ANY),
+    F1(log1p, log1pl, 2, ANY),
+    F1(logb, logbl, 0, ANY),
+    F1(tgamma, tgammal, 16, ANY),
+    F1(lgamma, lgammal, INFINITY, ANY), /* no bound in the specification */
+    F2(hypot, hypotl, 4, ANY),
+    F2(fdim, fdiml, 0.5, ANY), /* correctly rounded */
+    F2(maxmag, maxmag_ref, 0, ANY),
+    F2(minmag, minmag_ref, 0, ANY),
+    F2(nextafter, nextafter_ref, 0, ANY),
+    F2(remainder, remainderl, 0, ANY),
     /* half_: 8192 ulp over their ranges */
     F1(half_sin, sinl, 8192, TRIG),
     F1(half_cos, cosl, 8192, TRIG),

@@ -209,14 +209,22 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
         return LANES_INFO(out, cl_device_device_enqueue_capabilities, 0);
     case CL_DEVICE_SVM_CAPABILITIES: return LANES_INFO(out, cl_device_svm_capabilities, 0);
-    /* The minimum OpenCL 3.0 asks for; more comes with the atomics built-ins. */
+    /*
+     * Every order and scope (builtins/atomics: LLVM atomics on one coherent
+     * memory), as the __opencl_c_atomic_* features say; work-item scope is
+     * for fences only.
+     */
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
         return LANES_INFO(out, cl_device_atomic_capabilities,
-                          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+                          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                              CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                              CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
         return LANES_INFO(out, cl_device_atomic_capabilities,
                           CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                              CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+                              CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+                              CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                              CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
     case CL_DEVICE_PLATFORM: return LANES_INFO(out, cl_platform_id, d->platform);
     case CL_DEVICE_PARENT_DEVICE: return LANES_INFO(out, cl_device_id, d->parent);
     case CL_DEVICE_PARTITION_PROPERTIES: return LANES_INFO(out, cl_device_partition_property, 0);
@@ -228,7 +236,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DRIVER_VERSION: return lanes_info_string(out, LANES_VERSION_STRING);
     case CL_DEVICE_PROFILE: return lanes_info_string(out, "FULL_PROFILE");
     case CL_DEVICE_VERSION: return lanes_info_string(out, "OpenCL 3.0 Lanes " LANES_VERSION_STRING);
-    case CL_DEVICE_NUMERIC_VERSION: return LANES_INFO(out, cl_version, CL_MAKE_VERSION(3, 0, 0));
+    case CL_DEVICE_NUMERIC_VERSION: return LANES_INFO(out, cl_version, LANES_OPENCL_VERSION);
     /* OpenCL C 1.2 until every optional feature of 3.0 is supported. */
     case CL_DEVICE_OPENCL_C_VERSION: return lanes_info_string(out, "OpenCL C 1.2 Lanes");
     case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:

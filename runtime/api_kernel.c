@@ -263,3 +263,60 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     }
     LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
 }
+
+/* The device reports no SVM capabilities (CL_DEVICE_SVM_CAPABILITIES is 0). */
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                                         const void *arg_value)
+{
+    (void)arg_index, (void)arg_value;
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_FAIL(CL_INVALID_OPERATION, "no device of the context supports SVM");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
+                                                    cl_kernel_exec_info param_name,
+                                                    size_t param_value_size,
+                                                    const void *param_value)
+{
+    (void)param_value_size, (void)param_value;
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    switch (param_name) {
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        LANES_FAIL(CL_INVALID_OPERATION, "no device of the context supports SVM");
+    }
+    LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
+}
+
+/* Sub-group queries: validation only while the device reports no sub-groups
+ * (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0, no cl_khr_subgroups). */
+static cl_int sub_group_info(cl_kernel kernel, cl_device_id device)
+{
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    cl_context c = kernel->program->context;
+    LANES_CHECK(device ? lanes_context_has_device(c, device) : c->num_devices == 1,
+                CL_INVALID_DEVICE, "device is not the kernel's, or NULL with several devices");
+    LANES_FAIL(CL_INVALID_OPERATION, "the device does not support sub-groups yet");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                        cl_kernel_sub_group_info param_name,
+                                                        size_t input_value_size,
+                                                        const void *input_value,
+                                                        size_t param_value_size, void *param_value,
+                                                        size_t *param_value_size_ret)
+{
+    (void)param_name, (void)input_value_size, (void)input_value;
+    (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+    return sub_group_info(kernel, device);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
+    cl_kernel in_kernel, cl_device_id in_device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value,
+    size_t *param_value_size_ret)
+{
+    (void)param_name, (void)input_value_size, (void)input_value;
+    (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+    return sub_group_info(in_kernel, in_device);
+}

@@ -56,10 +56,14 @@ static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, c
         LANES_CHECK(global[d] <= SIZE_MAX - offset[d], CL_INVALID_GLOBAL_OFFSET,
                     "global size plus offset overflows size_t");
     const size_t *reqd = info->reqd_work_group_size;
-    if (!local_in) {
-        LANES_CHECK(!reqd[0], CL_INVALID_WORK_GROUP_SIZE,
-                    "no local size for a kernel with reqd_work_group_size");
-        choose_local_size(work_dim, global, local);
+    if (!local_in && reqd[0]) {
+        /* The runtime picks the local size: the one the kernel requires. */
+        local_in = reqd;
+    } else if (!local_in) {
+        if (global)
+            choose_local_size(work_dim, global, local);
+        else
+            local[0] = local[1] = local[2] = 1; /* nothing runs (OpenCL 2.1+) */
         return CL_SUCCESS;
     }
     size_t total = 1;
@@ -70,7 +74,7 @@ static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, c
                     "the local size differs from reqd_work_group_size");
         LANES_CHECK(local[d] <= LANES_MAX_WORK_GROUP_SIZE, CL_INVALID_WORK_ITEM_SIZE,
                     "a local size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
-        LANES_CHECK(!k->program->uniform_work_groups || global[d] % local[d] == 0,
+        LANES_CHECK(!k->program->uniform_work_groups || !global || global[d] % local[d] == 0,
                     CL_INVALID_WORK_GROUP_SIZE,
                     "the global size is not a multiple of the local size and the program "
                     "requires uniform work-groups");
@@ -90,10 +94,13 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
                                           const size_t local[3], cl_int *err)
 {
     const struct lanes_kernel_info *info = k->info;
-    struct lanes_ndrange *nd = calloc(1, sizeof *nd + info->args_size);
+    /* Aligned, so that every argument's slot is aligned as its type requires. */
+    size_t size = round_up(sizeof(struct lanes_ndrange) + info->args_size, LANES_ARGS_ALIGN);
+    struct lanes_ndrange *nd = aligned_alloc(LANES_ARGS_ALIGN, size);
     *err = CL_OUT_OF_HOST_MEMORY;
     if (!nd)
         return NULL;
+    memset(nd, 0, size);
     size_t local_bytes = round_up(info->local_mem_size, LOCAL_ALIGN);
     pthread_mutex_lock(&k->lock);
     memcpy(nd->args, k->block, info->args_size);
@@ -164,8 +171,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     if (!empty) {
         struct lanes_specialization spec = {{local[0], local[1], local[2]}, work_dim, 1};
         fn = lanes_ndrange_launcher(kernel->program, kernel->info, &spec);
-        LANES_CHECK(fn, CL_OUT_OF_RESOURCES,
-                    "the kernel could not be compiled for this launch (see the build log)");
+        if (!fn) {
+            /* The reason is the last line of the build log; show it to whoever debugs. */
+            pthread_mutex_lock(&kernel->program->lock);
+            lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
+            pthread_mutex_unlock(&kernel->program->lock);
+            LANES_FAIL(CL_OUT_OF_RESOURCES,
+                       "the kernel could not be compiled for this launch (see the build log)");
+        }
     }
     cl_event cmd = lanes_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL,
                                         empty ? NULL : lanes_ndrange_run);

@@ -204,7 +204,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
         log = strdup(opts.error ? opts.error : "invalid options");
     } else if (program->source) {
         struct lanes_language lang = {dev->extensions.items, dev->extensions.count,
-                                      dev->opencl_c_features.items, dev->opencl_c_features.count};
+                                      dev->opencl_c_features.items, dev->opencl_c_features.count,
+                                      LANES_OPENCL_VERSION};
         module = lanes_program_build(program->source, program->source_size, &opts, &lang, &log);
         err = module ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     }
@@ -360,4 +361,38 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
         err = LANES_INFO(out, cl_program_binary_type, program->binary_type);
     pthread_mutex_unlock(&program->lock);
     return err;
+}
+
+/* The device accepts no intermediate language (CL_DEVICE_IL_VERSION is ""). */
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
+                                                          size_t length, cl_int *errcode_ret)
+{
+    LANES_CHECK_OBJ(lanes_context_valid(context), CL_INVALID_CONTEXT, errcode_ret,
+                    "not a live context");
+    LANES_CHECK_OBJ(il && length, CL_INVALID_VALUE, errcode_ret, "il is NULL or length is 0");
+    LANES_FAIL_OBJ(CL_INVALID_OPERATION, errcode_ret,
+                   "no device of the context supports intermediate language programs");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
+                                                                   cl_uint spec_id,
+                                                                   size_t spec_size,
+                                                                   const void *spec_value)
+{
+    (void)spec_id, (void)spec_size, (void)spec_value;
+    LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
+    LANES_FAIL(CL_INVALID_OPERATION,
+               "no device of the program supports intermediate language programs");
+}
+
+/* No device supports program-scope constructors and destructors. */
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
+    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data)
+{
+    (void)user_data;
+    LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
+    LANES_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
+    LANES_FAIL(CL_INVALID_OPERATION,
+               "no device of the program supports program-scope constructors and destructors");
 }

@@ -18,8 +18,17 @@
  * platform's list (platform.c) adds the platform-only ones.
  */
 static const cl_name_version device_extensions[] = {
+    /* Core since OpenCL 1.1, but still to be listed (the CTS checks it). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"},
+    /* The 1.x atomics (builtins/atomics, kernels-tests/test_atomics.c). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
 };
 
 /* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
@@ -37,6 +46,11 @@ static const cl_name_version opencl_c_versions[] = {
  */
 static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+    /* Atomics with every order and scope (kernels-tests/test_atomics.c). */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
 };
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */

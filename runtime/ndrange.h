@@ -25,13 +25,19 @@ lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_
 /* Frees a program's list of launchers (the code stays in the JIT). */
 void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);
 
+/*
+ * The alignment of a command's argument block: the largest ABI alignment of
+ * an argument type (long16, double16), which the launcher's loads rely on.
+ */
+#define LANES_ARGS_ALIGN 128
+
 /* What a kernel command carries: its launcher, argument block and work-group template. */
 struct lanes_ndrange {
     lanes_launcher_fn fn;
-    struct lanes_wg wg;   /* group_id, local_size and local_mem are set per work-group */
-    size_t local_bytes;   /* of __local memory per work-group */
-    size_t num_groups;    /* in all dimensions */
-    unsigned char args[]; /* the argument block */
+    struct lanes_wg wg; /* group_id, local_size and local_mem are set per work-group */
+    size_t local_bytes; /* of __local memory per work-group */
+    size_t num_groups;  /* in all dimensions */
+    _Alignas(LANES_ARGS_ALIGN) unsigned char args[]; /* the argument block */
 };
 
 /* The body of a kernel command: its work-groups run on every worker. */

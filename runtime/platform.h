@@ -58,6 +58,9 @@ struct _cl_device_id {
 };
 LANES_OBJECT_FIRST(struct _cl_device_id);
 
+/* The OpenCL version of the platform and device (CL_DEVICE_NUMERIC_VERSION, __OPENCL_VERSION__). */
+#define LANES_OPENCL_VERSION CL_MAKE_VERSION(3, 0, 0)
+
 /* Work-group limits of the device: any local size up to these runs. */
 #define LANES_MAX_WORK_GROUP_SIZE 4096
 #define LANES_PRINTF_BUFFER_SIZE (1u << 20)

@@ -273,3 +273,223 @@ FOR_WIDTHS(FMOD, )
     }
 
 FOR_WIDTHS(EXACT, )
+
+// --- More of 6.15.2 ---------------------------------------------------------
+// OpenCL bound (ulp): acos, acosh, asin, asinh, cosh, sinh, hypot 4; cospi,
+// sinpi 4; atanh 5; cbrt 2; erf, erfc, tgamma 16; expm1 3; log1p 2; lgamma
+// unbounded; fdim, nextafter, remainder exact.
+SLEEF1(acos, acos, u10)
+SLEEF1(lanes_acosh, acosh, u10)
+SLEEF1(asin, asin, u10)
+SLEEF1(lanes_asinh, asinh, u10)
+SLEEF1(atanh, atanh, u10)
+SLEEF1(cbrt, cbrt, u10)
+SLEEF1(cosh, cosh, u10)
+SLEEF1(sinh, sinh, u10)
+SLEEF1(lanes_cospi, cospi, u05)
+SLEEF1(lanes_sinpi, sinpi, u05)
+SLEEF1(erf, erf, u10)
+SLEEF1(erfc, erfc, u15)
+SLEEF1(expm1, expm1, u10)
+SLEEF1(lanes_log1p, log1p, u10)
+SLEEF1(lgamma, lgamma, u10)
+SLEEF1(lanes_tgamma, tgamma, u10)
+SLEEF1(lanes_atan_u10, atan, u10)
+SLEEF2(lanes_atan2_u10, atan2, u10)
+SLEEF2(hypot, hypot, u05)
+SLEEF2(nextafter, nextafter, )
+SLEEF2(lanes_remainder, remainder, )
+
+// The address spaces of an output pointer argument: named, then generic.
+#define FOR_POINTER_SPACES(M, ...)                                                                 \
+    M(__global, __VA_ARGS__) M(__local, __VA_ARGS__) M(__private, __VA_ARGS__) M(, __VA_ARGS__)
+
+// Functions with an output pointer, for address space AS and width n.
+#define POINTER_FUNCTIONS(AS, n)                                                                   \
+    OVL float##n sincos(float##n x, AS float##n *cosval)                                           \
+    {                                                                                              \
+        *cosval = cos(x);                                                                          \
+        return sin(x);                                                                             \
+    }                                                                                              \
+    OVL float##n fract(float##n x, AS float##n *iptr)                                              \
+    {                                                                                              \
+        float##n f = __builtin_elementwise_floor(x);                                               \
+        *iptr = f;                                                                                 \
+        float##n r = __builtin_elementwise_min(x - f, (float##n)0x1.fffffep-1f);                   \
+        r = __builtin_elementwise_abs(x) == INFINITY                                               \
+                ? __builtin_elementwise_copysign((float##n)0.0f, x)                                \
+                : r;                                                                               \
+        return x != x || x == 0.0f ? x : r;                                                        \
+    }                                                                                              \
+    OVL float##n modf(float##n x, AS float##n *iptr)                                               \
+    {                                                                                              \
+        float##n t = __builtin_elementwise_trunc(x);                                               \
+        *iptr = t;                                                                                 \
+        float##n r = __builtin_elementwise_abs(x) == INFINITY ? (float##n)0.0f : x - t;            \
+        return __builtin_elementwise_copysign(r, x);                                               \
+    }                                                                                              \
+    OVL float##n frexp(float##n x, AS int##n *exp)                                                 \
+    {                                                                                              \
+        int##n e;                                                                                  \
+        float##n r = lanes_frexp(x, &e);                                                           \
+        *exp = e;                                                                                  \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVL float##n lgamma_r(float##n x, AS int##n *signp)                                            \
+    {                                                                                              \
+        float##n f = __builtin_elementwise_floor(x);                                               \
+        int##n odd = (CVT_INT(f * 0.5f, n) * 2) != CVT_INT(f, n) ? 1 : 0;                          \
+        int##n s = x > 0.0f ? 1 : (odd != 0 ? -1 : 1);                                             \
+        s = x == f && x < 0.0f ? 0 : s;                                                            \
+        s = x == 0.0f ? (as_int##n(x) < 0 ? -1 : 1) : s;                                           \
+        *signp = x != x ? 0 : s;                                                                   \
+        return lgamma(x);                                                                          \
+    }
+#define CVT_INT(x, n) CVT_INT_##n(x)
+#define CVT_INT_(x) ((int)(x))
+#define CVT_INT_2(x) __builtin_convertvector(x, int2)
+#define CVT_INT_3(x) __builtin_convertvector(x, int3)
+#define CVT_INT_4(x) __builtin_convertvector(x, int4)
+#define CVT_INT_8(x) __builtin_convertvector(x, int8)
+#define CVT_INT_16(x) __builtin_convertvector(x, int16)
+#define CVT_FLOAT(x, n) CVT_FLOAT_##n(x)
+#define CVT_FLOAT_(x) ((float)(x))
+#define CVT_FLOAT_2(x) __builtin_convertvector(x, float2)
+#define CVT_FLOAT_3(x) __builtin_convertvector(x, float3)
+#define CVT_FLOAT_4(x) __builtin_convertvector(x, float4)
+#define CVT_FLOAT_8(x) __builtin_convertvector(x, float8)
+#define CVT_FLOAT_16(x) __builtin_convertvector(x, float16)
+
+// Exponent and significand by their bits: zeros, infinities and NaNs are
+// special; subnormals are first scaled by 2^24 (exact).
+#define MORE(n, k, unused)                                                                         \
+    OVL float##n lanes_frexp(float##n x, __private int##n *exp)                                    \
+    {                                                                                              \
+        int##n e0 = (as_int##n(x) >> 23) & 0xff;                                                   \
+        float##n xs = e0 == 0 ? x * 0x1p24f : x;                                                   \
+        int##n b = as_int##n(xs);                                                                  \
+        int##n e = ((b >> 23) & 0xff) - (e0 == 0 ? 24 : 0) - 126;                                  \
+        int##n special = x == 0.0f || e0 == 255 ? 1 : 0;                                           \
+        *exp = special != 0 ? 0 : e;                                                               \
+        return special != 0 ? x : as_float##n((b & (int)0x807fffff) | 0x3f000000);                 \
+    }                                                                                              \
+    CONST int##n ilogb(float##n x)                                                                 \
+    {                                                                                              \
+        int##n e;                                                                                  \
+        lanes_frexp(x, &e);                                                                        \
+        int##n r = e - 1;                                                                          \
+        r = x == 0.0f ? FP_ILOGB0 : r;                                                             \
+        r = __builtin_elementwise_abs(x) == INFINITY ? INT_MAX : r;                                \
+        return x != x ? FP_ILOGBNAN : r;                                                           \
+    }                                                                                              \
+    CONST float##n logb(float##n x)                                                                \
+    {                                                                                              \
+        float##n r = CVT_FLOAT(ilogb(x), n);                                                       \
+        r = x == 0.0f ? -INFINITY : r;                                                             \
+        return __builtin_elementwise_abs(x) == INFINITY || x != x ? x * x : r;                     \
+    }                                                                                              \
+    /* x 2^k with one rounding: the exponent field is set directly; a */                           \
+    /* subnormal result is built 2^64 higher and scaled down by one multiply. */                   \
+    CONST float##n ldexp(float##n x, int##n k)                                                     \
+    {                                                                                              \
+        int##n kk =                                                                                \
+            __builtin_elementwise_max(__builtin_elementwise_min(k, (int##n)400), (int##n) - 400);  \
+        int##n e0 = (as_int##n(x) >> 23) & 0xff;                                                   \
+        float##n xs = e0 == 0 ? x * 0x1p24f : x;                                                   \
+        int##n b = as_int##n(xs);                                                                  \
+        int##n e = ((b >> 23) & 0xff) + kk - (e0 == 0 ? 24 : 0);                                   \
+        int##n sign = b & (int)0x80000000, m = b & (int)0x807fffff;                                \
+        float##n r = as_float##n(m | (__builtin_elementwise_max(e, (int##n)1) << 23));             \
+        r = e >= 255 ? as_float##n(sign | 0x7f800000) : r;                                         \
+        float##n low =                                                                             \
+            as_float##n(m | (__builtin_elementwise_max(e + 64, (int##n)1) << 23)) * 0x1p-64f;      \
+        r = e <= 0 ? (e + 64 >= 1 ? low : as_float##n(sign)) : r;                                  \
+        return x == 0.0f || e0 == 255 ? x : r;                                                     \
+    }                                                                                              \
+    CONST float##n maxmag(float##n x, float##n y)                                                  \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
+        return ax > ay ? x : (ay > ax ? y : __builtin_elementwise_max(x, y));                      \
+    }                                                                                              \
+    CONST float##n minmag(float##n x, float##n y)                                                  \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
+        return ax < ay ? x : (ay < ax ? y : __builtin_elementwise_min(x, y));                      \
+    }                                                                                              \
+    CONST float##n fdim(float##n x, float##n y)                                                    \
+    {                                                                                              \
+        float##n r = x > y ? x - y : 0.0f;                                                         \
+        return x != x || y != y ? x + y : r;                                                       \
+    }                                                                                              \
+    CONST float##n nan(uint##n nancode)                                                            \
+    {                                                                                              \
+        return as_float##n(0x7fc00000u | (nancode & 0x3fffffu));                                   \
+    }                                                                                              \
+    /* The pi functions: the SLEEF result times 1/pi (one more rounding). */                       \
+    CONST float##n acospi(float##n x)                                                              \
+    {                                                                                              \
+        return acos(x) * M_1_PI_F;                                                                 \
+    }                                                                                              \
+    CONST float##n asinpi(float##n x)                                                              \
+    {                                                                                              \
+        return asin(x) * M_1_PI_F;                                                                 \
+    }                                                                                              \
+    CONST float##n atanpi(float##n x)                                                              \
+    {                                                                                              \
+        return lanes_atan_u10(x) * M_1_PI_F;                                                       \
+    }                                                                                              \
+    CONST float##n atan2pi(float##n y, float##n x)                                                 \
+    {                                                                                              \
+        return lanes_atan2_u10(y, x) * M_1_PI_F;                                                   \
+    }                                                                                              \
+    /* SLEEF's intermediate overflows for |x| > 2^64: there log(2|x|) is the result. */         \
+    CONST float##n acosh(float##n x)                                                               \
+    {                                                                                              \
+        return x > 0x1p64f ? log(x) + M_LN2_F : lanes_acosh(x);                                    \
+    }                                                                                              \
+    CONST float##n asinh(float##n x)                                                               \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x);                                                \
+        return ax > 0x1p64f ? __builtin_elementwise_copysign(log(ax) + M_LN2_F, x) : lanes_asinh(x); \
+    }                                                                                              \
+    CONST float##n log1p(float##n x)                                                               \
+    {                                                                                              \
+        return x > 0x1p64f ? log(x) : lanes_log1p(x);                                              \
+    }                                                                                              \
+    /* SLEEF loses accuracy where the result nears the subnormals: go two up. */                   \
+    CONST float##n tgamma(float##n x)                                                              \
+    {                                                                                              \
+        return x < -30.0f ? lanes_tgamma(x + 2.0f) / (x * (x + 1.0f)) : lanes_tgamma(x);           \
+    }                                                                                              \
+    /* Reduced modulo 2y first (same quotient parity), as SLEEF fails when x/y overflows. */       \
+    CONST float##n remainder(float##n x, float##n y)                                               \
+    {                                                                                              \
+        float##n ay = __builtin_elementwise_abs(y);                                                \
+        return lanes_remainder(ay < 0x1p126f ? fmod(x, 2.0f * ay) : x, y);                         \
+    }                                                                                              \
+    /* x reduced to [-1, 1] exactly first (SLEEF errs from 2^22 up); zero results get the */     \
+    /* signs of 6.15.2.4: sinpi(n) = copysign(0, n), cospi(n + 1/2) = +0. */                      \
+    CONST float##n sinpi(float##n x)                                                               \
+    {                                                                                              \
+        float##n r = lanes_sinpi(x - 2.0f * __builtin_elementwise_roundeven(x * 0.5f));            \
+        return r == 0.0f ? __builtin_elementwise_copysign((float##n)0.0f, x) : r;                  \
+    }                                                                                              \
+    CONST float##n cospi(float##n x)                                                               \
+    {                                                                                              \
+        float##n r = lanes_cospi(x - 2.0f * __builtin_elementwise_roundeven(x * 0.5f));            \
+        return r == 0.0f ? 0.0f : r;                                                               \
+    }                                                                                              \
+    /* tanpi from sinpi and cospi: their signs give the special values of 6.15.2.4. */             \
+    CONST float##n tanpi(float##n x)                                                               \
+    {                                                                                              \
+        return sinpi(x) / cospi(x);                                                                \
+    }                                                                                              \
+    LDEXP_SCALAR_##k(n) FOR_POINTER_SPACES(POINTER_FUNCTIONS, n)
+// ldexp(floatn, int) for vectors.
+#define LDEXP_SCALAR_SCAL(n)
+#define LDEXP_SCALAR_VEC(n)                                                                        \
+    CONST float##n ldexp(float##n x, int k)                                                        \
+    {                                                                                              \
+        return ldexp(x, (int##n)k);                                                                \
+    }
+FOR_WIDTHS(MORE, )

@@ -130,6 +130,40 @@ arg_vector fixed_args(const process_info &proc, const lanes_frontend_request &re
     return a;
 }
 
+// Features whose macros opencl-c-base.h alone defines, and only for SPIR
+// targets: Clang's -cl-ext accepts them but defines nothing, and its tables
+// declare their built-ins (the atomics without _explicit, the work-group
+// collectives) only when the macro is defined. The last -cl-ext of the
+// caller decides; each feature it turns on becomes a -D.
+arg_vector header_only_feature_defines(const arg_vector &caller)
+{
+    static const char *const header_only[] = {
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+        "__opencl_c_work_group_collective_functions", "__opencl_c_read_write_images"};
+    constexpr size_t count = sizeof header_only / sizeof *header_only;
+    bool on[count] = {};
+    for (const std::string &arg : caller) {
+        llvm::StringRef a(arg);
+        if (!a.consume_front("-cl-ext="))
+            continue;
+        llvm::SmallVector<llvm::StringRef, 32> items;
+        a.split(items, ',', -1, /*KeepEmpty=*/false);
+        for (llvm::StringRef item : items) {
+            bool plus = item.consume_front("+");
+            if (!plus)
+                item.consume_front("-");
+            for (size_t i = 0; i < count; i++)
+                if (item == "all" || item == header_only[i])
+                    on[i] = plus;
+        }
+    }
+    arg_vector defines;
+    for (size_t i = 0; i < count; i++)
+        if (on[i])
+            defines.push_back(std::string("-D") + header_only[i] + "=1");
+    return defines;
+}
+
 // OpenCL C's usual -O2 code generation (TBAA, lifetime markers, none of the
 // `noinline` that -O0 puts on every function) with no LLVM pass run here:
 // the compiler optimizes after linking the builtins. A caller's -O wins.
@@ -246,6 +280,8 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
 
     arg_vector args = {default_opt};
     args.insert(args.end(), caller.begin(), caller.end());
+    const arg_vector defines = header_only_feature_defines(caller);
+    args.insert(args.end(), defines.begin(), defines.end());
     args.insert(args.end(), fixed.begin(), fixed.end());
     if (req.num_headers)
         args.insert(args.end(), {"-I", memory_dir});

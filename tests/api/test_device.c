@@ -283,12 +283,18 @@ static void capability_lists(void **state)
     }
     assert_true(has12);
 
-    /* OpenCL C 3.0 features: only those with a kernel test (tests/api/test_ndrange.c). */
+    /*
+     * OpenCL C 3.0 features: only those with a kernel test: int64
+     * (tests/api/test_ndrange.c), the atomics orders and scopes
+     * (kernels-tests/test_atomics.c, which uses each of them).
+     */
     cl_name_version features[16];
     assert_int_equal(
         clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &size),
         CL_SUCCESS);
-    static const char *tested[] = {"__opencl_c_int64"};
+    static const char *tested[] = {
+        "__opencl_c_int64", "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
@@ -296,6 +302,25 @@ static void capability_lists(void **state)
         if (!known)
             fail_msg("feature %s is listed but not tested", features[k].name);
     }
+    /* Each atomics feature comes with its capability bit, for atomics and fences alike. */
+    static const struct {
+        const char *feature;
+        cl_device_atomic_capabilities bit;
+    } atomic_caps[] = {
+        {"__opencl_c_atomic_order_acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL},
+        {"__opencl_c_atomic_order_seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST},
+        {"__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
+        {"__opencl_c_atomic_scope_all_devices", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
+    };
+    cl_device_atomic_capabilities memory_caps, fence_caps;
+    GET(dev, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, memory_caps);
+    GET(dev, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, fence_caps);
+    for (size_t k = 0; k < size / sizeof *features; k++)
+        for (size_t c = 0; c < sizeof atomic_caps / sizeof *atomic_caps; c++)
+            if (strcmp(features[k].name, atomic_caps[c].feature) == 0) {
+                assert_true(memory_caps & atomic_caps[c].bit);
+                assert_true(fence_caps & atomic_caps[c].bit);
+            }
 
     /* Sub-groups are advertised only together with the queries that describe them. */
     cl_uint max_sg;

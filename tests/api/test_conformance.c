@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/* Regressions found by the OpenCL-CTS (cts-shim); each test names the CTS sub-test. */
+#include "common.h"
+
+#include <stdio.h>
+
+static cl_context ctx;
+static cl_device_id dev;
+static cl_command_queue queue;
+
+static int setup(void **state)
+{
+    (void)state;
+    dev = lanes_test_device();
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    return err != CL_SUCCESS;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    clReleaseCommandQueue(queue);
+    return clReleaseContext(ctx) != CL_SUCCESS;
+}
+
+static cl_program program_of(const char *src, const char *options)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+        char log[4096];
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fail_msg("build failed: %s", log);
+    }
+    return p;
+}
+
+static cl_kernel kernel_of(const char *src, const char *name)
+{
+    cl_program p = program_of(src, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clReleaseProgram(p); /* the kernel keeps it */
+    return k;
+}
+
+static cl_mem buffer(size_t size)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return m;
+}
+
+/* test_api zero_sized_enqueue: a NULL global size runs nothing (it crashed). */
+static void null_global_size_runs_nothing(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void k(global int *o) { o[get_global_id(0)] = 1; }", "k");
+    cl_mem m = buffer(sizeof(int));
+    const int zero = 0;
+    assert_int_equal(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    for (cl_uint dim = 1; dim <= 3; dim++) {
+        cl_event e = NULL;
+        assert_int_equal(clEnqueueNDRangeKernel(queue, k, dim, NULL, NULL, NULL, 0, NULL, &e),
+                         CL_SUCCESS);
+        assert_int_equal(clWaitForEvents(1, &e), CL_SUCCESS);
+        cl_command_type type = 0;
+        assert_int_equal(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(type, CL_COMMAND_NDRANGE_KERNEL);
+        clReleaseEvent(e);
+    }
+    int r = -1;
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, &r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(r, 0);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
+/* test_api null_required_work_group_size: no local size means reqd_work_group_size. */
+static void reqd_work_group_size_without_local_size(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("__attribute__((reqd_work_group_size(2, 3, 1)))\n"
+                            "kernel void k(global int *o) {\n"
+                            "  if (get_global_id(0) == 0 && get_global_id(1) == 0) {\n"
+                            "    o[0] = get_local_size(0); o[1] = get_local_size(1);\n"
+                            "    o[2] = get_local_size(2);\n"
+                            "  }\n"
+                            "}\n",
+                            "k");
+    cl_mem m = buffer(3 * sizeof(int));
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    const size_t global[3] = {8, 9, 4};
+    for (cl_uint dim = 2; dim <= 3; dim++) {
+        int r[3] = {0};
+        assert_int_equal(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(queue, k, dim, NULL, global, NULL, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(r[0], 2);
+        assert_int_equal(r[1], 3);
+        assert_int_equal(r[2], 1);
+    }
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
+/* test_api kernel_attributes: vec_type_hint is part of CL_KERNEL_ATTRIBUTES. */
+static void vec_type_hint_attribute(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *expected;
+    } cases[] = {
+        {"uint4", "vec_type_hint(uint4)"},     {"float3", "vec_type_hint(float3)"},
+        {"uchar16", "vec_type_hint(uchar16)"}, {"short2", "vec_type_hint(short2)"},
+        {"ulong8", "vec_type_hint(ulong8)"},   {"int", "vec_type_hint(int)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src,
+                 "__attribute__((work_group_size_hint(1,1,1))) "
+                 "__attribute__((vec_type_hint(%s))) kernel void k(void) {}",
+                 cases[i].type);
+        cl_kernel k = kernel_of(src, "k");
+        char attrs[256] = "";
+        assert_int_equal(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL),
+                         CL_SUCCESS);
+        assert_non_null(strstr(attrs, cases[i].expected));
+        assert_non_null(strstr(attrs, "work_group_size_hint(1,1,1)"));
+        clReleaseKernel(k);
+    }
+}
+
+/*
+ * test_api consistency_svm, consistency_il_programs, consistency_subgroups,
+ * consistency_prog_ctor_dtor: entries for features the device does not offer
+ * answer CL_INVALID_OPERATION for valid handles, and the handle's error otherwise.
+ */
+static void unsupported_features_are_invalid_operation(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void k(global int *p) { *p = 0; }", "k");
+    cl_program p = NULL;
+    assert_int_equal(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p, &p, NULL), CL_SUCCESS);
+
+    assert_int_equal(clSetKernelArgSVMPointer(k, 0, NULL), CL_INVALID_OPERATION);
+    assert_int_equal(clSetKernelArgSVMPointer(NULL, 0, NULL), CL_INVALID_KERNEL);
+    assert_int_equal(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL),
+                     CL_INVALID_OPERATION);
+    assert_int_equal(clSetKernelExecInfo(k, 0x12345, 0, NULL), CL_INVALID_VALUE);
+    assert_int_equal(clSetKernelExecInfo(NULL, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL),
+                     CL_INVALID_KERNEL);
+
+    size_t sz = 0;
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                             sizeof sz, &sz, NULL),
+                     CL_INVALID_OPERATION);
+    assert_int_equal(clGetKernelSubGroupInfo(NULL, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                             sizeof sz, &sz, NULL),
+                     CL_INVALID_KERNEL);
+
+    cl_int err = 0;
+    const cl_uint bogus = 0xdeadbeef;
+    assert_null(clCreateProgramWithIL(ctx, &bogus, sizeof bogus, &err));
+    assert_int_equal(err, CL_INVALID_OPERATION);
+    assert_null(clCreateProgramWithIL(NULL, &bogus, sizeof bogus, &err));
+    assert_int_equal(err, CL_INVALID_CONTEXT);
+
+    const cl_uint spec = 42;
+    assert_int_equal(clSetProgramSpecializationConstant(p, 0, sizeof spec, &spec),
+                     CL_INVALID_OPERATION);
+    assert_int_equal(clSetProgramSpecializationConstant(NULL, 0, sizeof spec, &spec),
+                     CL_INVALID_PROGRAM);
+    clReleaseKernel(k);
+}
+
+static void CL_CALLBACK release_callback(cl_program p, void *user_data)
+{
+    (void)p, (void)user_data;
+}
+
+/* test_api consistency_prog_ctor_dtor. */
+static void program_release_callback_is_invalid_operation(void **state)
+{
+    (void)state;
+    cl_program p = program_of("kernel void k(void) {}", NULL);
+    assert_int_equal(clSetProgramReleaseCallback(p, release_callback, NULL), CL_INVALID_OPERATION);
+    assert_int_equal(clSetProgramReleaseCallback(NULL, release_callback, NULL), CL_INVALID_PROGRAM);
+    clReleaseProgram(p);
+}
+
+/* test_basic vector_swizzle: a long16 argument (ABI alignment 128) crashed the launcher. */
+static void wide_vector_argument(void **state)
+{
+    (void)state;
+    cl_kernel k =
+        kernel_of("kernel void k(int a, long16 v, global long16 *o) { o[0] = v + a; }", "k");
+    cl_mem m = buffer(sizeof(cl_long16));
+    cl_long16 v;
+    for (int i = 0; i < 16; i++)
+        v.s[i] = (cl_long)i * 1000003;
+    const cl_int a = 7;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof m, &m), CL_SUCCESS);
+    /* Several commands, so that payloads land at differently aligned heap addresses. */
+    for (int rep = 0; rep < 8; rep++)
+        assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_SUCCESS);
+    cl_long16 r;
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, &r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(r.s[i], v.s[i] + a);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
+/* test_basic kernel_preprocessor_macros: __OPENCL_VERSION__ is the device's version. */
+static void opencl_version_macro(void **state)
+{
+    (void)state;
+    const char *src = "kernel void k(global int *o) {\n"
+                      "#ifdef __OPENCL_VERSION__\n"
+                      "  o[0] = __OPENCL_VERSION__;\n"
+                      "#else\n"
+                      "  o[0] = -1;\n"
+                      "#endif\n"
+                      "  o[1] = __OPENCL_C_VERSION__;\n"
+                      "}\n";
+    static const char *const options[] = {NULL, "-cl-std=CL1.2", "-cl-std=CL3.0"};
+    static const int c_versions[] = {120, 120, 300};
+    cl_mem m = buffer(2 * sizeof(int));
+    for (size_t i = 0; i < 3; i++) {
+        cl_program p = program_of(src, options[i]);
+        cl_int err;
+        cl_kernel k = clCreateKernel(p, "k", &err);
+        assert_int_equal(err, CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_SUCCESS);
+        int r[2] = {0};
+        assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(r[0], 300);
+        assert_int_equal(r[1], c_versions[i]);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    clReleaseMemObject(m);
+}
+
+/*
+ * test_basic kernel_memory_alignment_constant: programs that define program-scope
+ * variables of the same name run side by side ("Duplicate definition of symbol").
+ */
+static void same_program_scope_names_in_two_programs(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"char", "short", "int", "long"};
+    cl_kernel k[4];
+    cl_mem m = buffer(sizeof(cl_long));
+    for (size_t i = 0; i < 4; i++) {
+        char src[256];
+        snprintf(src, sizeof src,
+                 "constant %s table[3] = {%zu, %zu, %zu};\n"
+                 "kernel void k(global long *o) { o[0] = table[2]; }\n",
+                 types[i], i, i + 1, i + 2);
+        k[i] = kernel_of(src, "k");
+        assert_int_equal(clSetKernelArg(k[i], 0, sizeof m, &m), CL_SUCCESS);
+    }
+    /* All four launchers are in the JIT at once. */
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(clEnqueueTask(queue, k[i], 0, NULL, NULL), CL_SUCCESS);
+        cl_long r = -1;
+        assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, &r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(r, (cl_long)i + 2);
+    }
+    for (size_t i = 0; i < 4; i++)
+        clReleaseKernel(k[i]);
+    clReleaseMemObject(m);
+}
+
+/*
+ * test_api min_max_device_version: an OpenCL 1.1+ device lists
+ * cl_khr_byte_addressable_store, and stores of single bytes and shorts leave
+ * their neighbours alone.
+ */
+static void byte_addressable_store(void **state)
+{
+    (void)state;
+    char *ext = lanes_test_device_string(dev, CL_DEVICE_EXTENSIONS);
+    assert_true(lanes_test_has_word(ext, "cl_khr_byte_addressable_store"));
+    free(ext);
+    cl_kernel k = kernel_of("#pragma OPENCL EXTENSION cl_khr_byte_addressable_store : enable\n"
+                            "kernel void k(global char *c, global short *s) {\n"
+                            "  size_t i = get_global_id(0);\n"
+                            "  if (i % 3 == 0) c[i] = (char)i;\n"
+                            "  if (i % 2 == 0) s[i] = (short)(i * 3);\n"
+                            "}\n",
+                            "k");
+    enum { N = 64 };
+    cl_char c[N];
+    cl_short sh[N];
+    memset(c, 0x5a, sizeof c);
+    for (int i = 0; i < N; i++)
+        sh[i] = -7;
+    cl_mem mc = buffer(sizeof c), ms = buffer(sizeof sh);
+    assert_int_equal(clEnqueueWriteBuffer(queue, mc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueWriteBuffer(queue, ms, CL_TRUE, 0, sizeof sh, sh, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof mc, &mc), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof ms, &ms), CL_SUCCESS);
+    const size_t global = N;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, mc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, ms, CL_TRUE, 0, sizeof sh, sh, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(c[i], i % 3 == 0 ? i : 0x5a);
+        assert_int_equal(sh[i], i % 2 == 0 ? i * 3 : -7);
+    }
+    clReleaseMemObject(mc);
+    clReleaseMemObject(ms);
+    clReleaseKernel(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(null_global_size_runs_nothing),
+        cmocka_unit_test(reqd_work_group_size_without_local_size),
+        cmocka_unit_test(vec_type_hint_attribute),
+        cmocka_unit_test(unsupported_features_are_invalid_operation),
+        cmocka_unit_test(program_release_callback_is_invalid_operation),
+        cmocka_unit_test(wide_vector_argument),
+        cmocka_unit_test(opencl_version_macro),
+        cmocka_unit_test(same_program_scope_names_in_two_programs),
+        cmocka_unit_test(byte_addressable_store),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
