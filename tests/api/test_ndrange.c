@@ -1,52 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernels enqueued through the loader and checked against C: ids, arguments, errors. */
-#include "common.h"
-
-static cl_context ctx;
-static cl_device_id dev;
-static cl_command_queue queue;
-
-static int setup(void **state)
-{
-    (void)state;
-    dev = lanes_test_device();
-    cl_int err;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    return err != CL_SUCCESS;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clReleaseCommandQueue(queue);
-    return clReleaseContext(ctx) != CL_SUCCESS;
-}
-
-static cl_kernel kernel_of(const char *src, const char *name, const char *options)
-{
-    cl_int err;
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
-        char log[4096];
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fail_msg("build failed: %s", log);
-    }
-    cl_kernel k = clCreateKernel(p, name, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    clReleaseProgram(p); /* the kernel keeps it */
-    return k;
-}
-
-static cl_mem buffer(size_t size, void *init)
-{
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
-                              init, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    return m;
-}
+#include "kernel_fixture.h"
 
 static void vector_add_with_offset(void **state)
 {
