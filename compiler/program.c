@@ -13,6 +13,7 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -330,14 +331,44 @@ static void append_log(char **log, const char *line)
     }
 }
 
+/* Serializes `m` into `pm` and reads its kernels; 0 or -1 (with a log line). */
+static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
+                         char **log)
+{
+    if (read_kernels(m, pm) != 0) {
+        append_log(log, "lanes: cannot read the kernels' argument metadata\n");
+        return -1;
+    }
+    /* An executable's variables are its own: launchers of other programs share the JIT. */
+    if (executable)
+        internalize_variables(m);
+    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+    pm->bitcode_size = LLVMGetBufferSize(buf);
+    pm->bitcode = malloc(pm->bitcode_size);
+    if (pm->bitcode)
+        memcpy(pm->bitcode, LLVMGetBufferStart(buf), pm->bitcode_size);
+    LLVMDisposeMemoryBuffer(buf);
+    return pm->bitcode ? 0 : -1;
+}
+
 struct lanes_program_module *lanes_program_build(const char *source, size_t size,
                                                  const struct lanes_options *options,
                                                  const struct lanes_language *language, char **log)
 {
+    return lanes_program_compile(source, size, NULL, 0, options, language, true, log);
+}
+
+struct lanes_program_module *
+lanes_program_compile(const char *source, size_t size, const struct lanes_frontend_file *headers,
+                      size_t num_headers, const struct lanes_options *options,
+                      const struct lanes_language *language, bool executable, char **log)
+{
     *log = NULL;
+    /* Only plain builds are cached: embedded headers are not part of the key. */
+    bool cacheable = executable && num_headers == 0;
     struct lanes_cache_key key;
     lanes_cache_key(&key, source, size, options, language);
-    struct lanes_program_module *cached = lanes_cache_load(&key, log);
+    struct lanes_program_module *cached = cacheable ? lanes_cache_load(&key, log) : NULL;
     if (cached)
         return cached;
     char *ext = cl_ext_arg(language);
@@ -364,26 +395,16 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
     args[n++] = "-cl-kernel-arg-info";
 
     LLVMContextRef ctx = LLVMContextCreate();
-    struct lanes_frontend_request req = {
-        .args = args, .num_args = n, .source = {"input.cl", source, size}};
+    struct lanes_frontend_request req = {.args = args,
+                                         .num_args = n,
+                                         .source = {"input.cl", source, size},
+                                         .headers = headers,
+                                         .num_headers = num_headers};
     struct lanes_frontend_result res = {0};
     int rc = lanes_frontend_compile(ctx, &req, &res);
     *log = res.log;
-    if (rc == 0 && read_kernels(res.module, pm) != 0) {
-        rc = -1;
-        append_log(log, "lanes: cannot read the kernels' argument metadata\n");
-    }
-    if (rc == 0) {
-        internalize_variables(res.module);
-        LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(res.module);
-        pm->bitcode_size = LLVMGetBufferSize(buf);
-        pm->bitcode = malloc(pm->bitcode_size);
-        if (pm->bitcode)
-            memcpy(pm->bitcode, LLVMGetBufferStart(buf), pm->bitcode_size);
-        else
-            rc = -1;
-        LLVMDisposeMemoryBuffer(buf);
-    }
+    if (rc == 0)
+        rc = finish_module(res.module, pm, executable, log);
     if (res.module)
         LLVMDisposeModule(res.module);
     LLVMContextDispose(ctx);
@@ -393,7 +414,51 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
         lanes_program_module_free(pm);
         return NULL;
     }
-    lanes_cache_store(&key, pm, *log);
+    if (cacheable)
+        lanes_cache_store(&key, pm, *log);
+    return pm;
+}
+
+/* Collects the linker's messages into the link log. */
+static void link_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
+{
+    char *msg = LLVMGetDiagInfoDescription(info);
+    append_log(ctx, "error: ");
+    append_log(ctx, msg);
+    append_log(ctx, "\n");
+    LLVMDisposeMessage(msg);
+}
+
+struct lanes_program_module *lanes_program_link(const struct lanes_program_module *const *inputs,
+                                                size_t n, bool executable, char **log)
+{
+    *log = strdup("");
+    struct lanes_program_module *pm = calloc(1, sizeof *pm);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(ctx, link_diagnostic, log);
+    LLVMModuleRef dest = NULL;
+    int rc = pm && *log ? 0 : -1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
+            inputs[i]->bitcode, inputs[i]->bitcode_size, "input", 0);
+        LLVMModuleRef m = NULL;
+        if (LLVMParseBitcodeInContext2(ctx, buf, &m) != 0)
+            rc = -1;
+        else if (!dest)
+            dest = m;
+        else if (LLVMLinkModules2(dest, m)) /* consumes m; reports through the handler */
+            rc = -1;
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    if (rc == 0)
+        rc = finish_module(dest, pm, executable, log);
+    if (dest)
+        LLVMDisposeModule(dest);
+    LLVMContextDispose(ctx);
+    if (rc != 0) {
+        lanes_program_module_free(pm);
+        return NULL;
+    }
     return pm;
 }
 

@@ -10,6 +10,7 @@
 #include "options.h"
 
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How a kernel argument is passed. */
@@ -67,6 +68,26 @@ struct lanes_language {
 struct lanes_program_module *lanes_program_build(const char *source, size_t size,
                                                  const struct lanes_options *options,
                                                  const struct lanes_language *language, char **log);
+
+struct lanes_frontend_file;
+
+/*
+ * Compiles `source` with its in-memory `headers` (clCompileProgram's input
+ * headers). `executable` says the module is a program of its own (its
+ * variables are made internal) rather than an object to link.
+ */
+struct lanes_program_module *
+lanes_program_compile(const char *source, size_t size, const struct lanes_frontend_file *headers,
+                      size_t num_headers, const struct lanes_options *options,
+                      const struct lanes_language *language, bool executable, char **log);
+
+/*
+ * Links compiled objects and libraries into one module (an executable unless
+ * `executable` is false, for -create-library). NULL with the linker's
+ * messages in *log (malloc'd) on failure.
+ */
+struct lanes_program_module *lanes_program_link(const struct lanes_program_module *const *inputs,
+                                                size_t n, bool executable, char **log);
 
 /* A module from bitcode of a previous build (kernel metadata read back); NULL if unreadable. */
 struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitcode, size_t size);

@@ -222,23 +222,6 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags f
     NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
-    cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
-    cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
-    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data)
-{
-    NOT_YET(CL_INVALID_PROGRAM);
-}
-
-CL_API_ENTRY cl_program CL_API_CALL
-clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-              const char *options, cl_uint num_input_programs, const cl_program *input_programs,
-              void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data), void *user_data,
-              cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
                                                    const void *fill_color, const size_t *origin,
                                                    const size_t *region,

@@ -56,7 +56,10 @@ static void kernel_release(cl_kernel k)
 static const struct lanes_program_module *built_module(cl_program p)
 {
     pthread_mutex_lock(&p->lock);
-    const struct lanes_program_module *m = p->status == CL_BUILD_SUCCESS ? p->module : NULL;
+    const struct lanes_program_module *m =
+        p->status == CL_BUILD_SUCCESS && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+            ? p->module
+            : NULL;
     pthread_mutex_unlock(&p->lock);
     return m;
 }

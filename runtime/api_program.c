@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Program entries, validating in the order of the OpenCL 3.0 specification. */
 #include "../compiler/binary.h"
+#include "../compiler/frontend/frontend.h"
 #include "../compiler/options.h"
 #include "../compiler/program.h"
 #include "check.h"
@@ -171,6 +172,97 @@ static void set_string(char **field, const char *value)
     }
 }
 
+/* What distinguishes clBuildProgram from clCompileProgram. */
+struct build_kind {
+    enum lanes_options_kind options;
+    cl_int bad_options, failure;
+    cl_program_binary_type result;
+};
+
+static const struct build_kind build_kind = {LANES_OPTIONS_BUILD, CL_INVALID_BUILD_OPTIONS,
+                                             CL_BUILD_PROGRAM_FAILURE,
+                                             CL_PROGRAM_BINARY_TYPE_EXECUTABLE};
+static const struct build_kind compile_kind = {LANES_OPTIONS_COMPILE, CL_INVALID_COMPILER_OPTIONS,
+                                               CL_COMPILE_PROGRAM_FAILURE,
+                                               CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
+
+static struct lanes_language language_of(cl_device_id dev)
+{
+    return (struct lanes_language){dev->extensions.items, dev->extensions.count,
+                                   dev->opencl_c_features.items, dev->opencl_c_features.count,
+                                   LANES_OPENCL_VERSION};
+}
+
+/*
+ * clBuildProgram and clCompileProgram after their argument checks: the
+ * program's state goes to CL_BUILD_IN_PROGRESS, then to the result, with
+ * options and log recorded; pfn_notify runs last, with no lock held.
+ */
+static cl_int build(cl_program program, const struct build_kind *kind, const char *options,
+                    const struct lanes_frontend_file *headers, size_t num_headers,
+                    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    cl_device_id dev = program->context->devices[0];
+    pthread_mutex_lock(&program->lock);
+    if (program->status == CL_BUILD_IN_PROGRESS) {
+        pthread_mutex_unlock(&program->lock);
+        LANES_FAIL(CL_INVALID_OPERATION, "a build of the program is in progress");
+    }
+    program->status = CL_BUILD_IN_PROGRESS;
+    set_string(&program->options, options);
+    struct lanes_program_module *binary = program->source ? NULL : program->module;
+    cl_program_binary_type binary_type = program->binary_type;
+    pthread_mutex_unlock(&program->lock);
+
+    struct lanes_options opts;
+    char *log = NULL;
+    struct lanes_program_module *module = NULL;
+    cl_int err = CL_SUCCESS;
+    if (lanes_options_parse(options, kind->options, dev->opencl_c_versions.items,
+                            dev->opencl_c_versions.count, &opts) != 0) {
+        err = kind->bad_options;
+        log = strdup(opts.error ? opts.error : "invalid options");
+    } else if (program->source) {
+        struct lanes_language lang = language_of(dev);
+        module = lanes_program_compile(program->source, program->source_size, headers, num_headers,
+                                       &opts, &lang,
+                                       kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
+        err = module ? CL_SUCCESS : kind->failure;
+    } else if (binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        /* A compiled object or library from a binary becomes an executable of its own. */
+        const struct lanes_program_module *in = binary;
+        module = lanes_program_link(&in, 1, true, &log);
+        err = module ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+    }
+
+    pthread_mutex_lock(&program->lock);
+    set_string(&program->log, log);
+    if (module) {
+        lanes_ndrange_free_launchers(program->launchers);
+        program->launchers = NULL;
+        lanes_program_module_free(program->module);
+        program->module = module;
+    }
+    if (program->source) {
+        program->kernel_arg_info = opts.kernel_arg_info;
+        program->uniform_work_groups =
+            opts.uniform_work_group_size || opts.cl_std < CL_MAKE_VERSION(2, 0, 0);
+    }
+    program->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    if (err == CL_SUCCESS)
+        program->binary_type = kind->result;
+    else if (program->source)
+        program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+    pthread_mutex_unlock(&program->lock);
+    lanes_options_free(&opts);
+    free(log);
+
+    if (pfn_notify)
+        pfn_notify(program, user_data);
+    LANES_CHECK(err == CL_SUCCESS, err, "see the build log");
+    return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
                                                const cl_device_id *device_list, const char *options,
                                                void(CL_CALLBACK *pfn_notify)(cl_program, void *),
@@ -183,58 +275,103 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     LANES_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data without pfn_notify");
     LANES_CHECK(atomic_load(&program->kernels) == 0, CL_INVALID_OPERATION,
                 "kernel objects are attached to the program");
+    return build(program, &build_kind, options, NULL, 0, pfn_notify, user_data);
+}
 
-    cl_device_id dev = program->context->devices[0];
-    pthread_mutex_lock(&program->lock);
-    if (program->status == CL_BUILD_IN_PROGRESS) {
-        pthread_mutex_unlock(&program->lock);
-        LANES_FAIL(CL_INVALID_OPERATION, "a build of the program is in progress");
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
+    cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+    cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
+    cl_int err = check_devices(program, num_devices, device_list);
+    if (err != CL_SUCCESS)
+        return err;
+    LANES_CHECK(num_input_headers ? input_headers && header_include_names
+                                  : !input_headers && !header_include_names,
+                CL_INVALID_VALUE, "input headers and their names do not match their count");
+    LANES_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data without pfn_notify");
+    struct lanes_frontend_file headers[num_input_headers ? num_input_headers : 1];
+    for (cl_uint i = 0; i < num_input_headers; i++) {
+        cl_program h = input_headers[i];
+        LANES_CHECK(lanes_program_valid(h) && h->source && header_include_names[i],
+                    CL_INVALID_VALUE, "an input header is not a program made from source");
+        headers[i] =
+            (struct lanes_frontend_file){header_include_names[i], h->source, h->source_size};
     }
-    program->status = CL_BUILD_IN_PROGRESS;
-    set_string(&program->options, options);
-    /* A program made from a binary keeps its module: building it only checks the options. */
-    struct lanes_program_module *module = program->source ? NULL : program->module;
-    pthread_mutex_unlock(&program->lock);
+    LANES_CHECK(program->source, CL_INVALID_OPERATION, "the program was not made from source");
+    LANES_CHECK(atomic_load(&program->kernels) == 0, CL_INVALID_OPERATION,
+                "kernel objects are attached to the program");
+    return build(program, &compile_kind, options, headers, num_input_headers, pfn_notify,
+                 user_data);
+}
 
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
+                                                  const cl_device_id *device_list,
+                                                  const char *options, cl_uint num_input_programs,
+                                                  const cl_program *input_programs,
+                                                  void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                                  void *user_data, cl_int *errcode_ret)
+{
+    LANES_CHECK_OBJ(lanes_context_valid(context), CL_INVALID_CONTEXT, errcode_ret,
+                    "not a live context");
+    LANES_CHECK_OBJ(!(device_list == NULL && num_devices > 0) &&
+                        !(device_list != NULL && num_devices == 0),
+                    CL_INVALID_VALUE, errcode_ret, "device_list does not match num_devices");
+    for (cl_uint i = 0; i < num_devices; i++)
+        LANES_CHECK_OBJ(lanes_context_has_device(context, device_list[i]), CL_INVALID_DEVICE,
+                        errcode_ret, "a device is not in the context");
+    LANES_CHECK_OBJ(num_input_programs && input_programs, CL_INVALID_VALUE, errcode_ret,
+                    "no input programs");
+    LANES_CHECK_OBJ(pfn_notify || !user_data, CL_INVALID_VALUE, errcode_ret,
+                    "user_data without pfn_notify");
+    const struct lanes_program_module *inputs[num_input_programs];
+    for (cl_uint i = 0; i < num_input_programs; i++) {
+        cl_program in = input_programs[i];
+        LANES_CHECK_OBJ(lanes_program_valid(in) && in->context == context, CL_INVALID_PROGRAM,
+                        errcode_ret, "an input is not a program of the context");
+        pthread_mutex_lock(&in->lock);
+        bool linkable = in->module && (in->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                                       in->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        inputs[i] = in->module;
+        pthread_mutex_unlock(&in->lock);
+        LANES_CHECK_OBJ(linkable, CL_INVALID_OPERATION, errcode_ret,
+                        "an input has no compiled object or library");
+    }
+    cl_device_id dev = context->devices[0];
     struct lanes_options opts;
+    if (lanes_options_parse(options, LANES_OPTIONS_LINK, dev->opencl_c_versions.items,
+                            dev->opencl_c_versions.count, &opts) != 0 ||
+        (opts.enable_link_options && !opts.create_library)) {
+        lanes_options_free(&opts);
+        LANES_FAIL_OBJ(CL_INVALID_LINKER_OPTIONS, errcode_ret,
+                       "unknown option, or -enable-link-options without -create-library");
+    }
+    cl_program p = program_new(context);
+    if (!p) {
+        lanes_options_free(&opts);
+        LANES_FAIL_OBJ(CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the program");
+    }
+    /* The inputs' modules stay valid: their programs cannot be rebuilt while we read them. */
     char *log = NULL;
-    if (lanes_options_parse(options, LANES_OPTIONS_BUILD, dev->opencl_c_versions.items,
-                            dev->opencl_c_versions.count, &opts) != 0) {
-        err = CL_INVALID_BUILD_OPTIONS;
-        log = strdup(opts.error ? opts.error : "invalid options");
-    } else if (program->source) {
-        struct lanes_language lang = {dev->extensions.items, dev->extensions.count,
-                                      dev->opencl_c_features.items, dev->opencl_c_features.count,
-                                      LANES_OPENCL_VERSION};
-        module = lanes_program_build(program->source, program->source_size, &opts, &lang, &log);
-        err = module ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
-    }
-
-    pthread_mutex_lock(&program->lock);
-    set_string(&program->log, log);
-    if (program->source) {
-        lanes_ndrange_free_launchers(program->launchers);
-        program->launchers = NULL;
-        lanes_program_module_free(program->module);
-        program->module = module;
-        program->kernel_arg_info = opts.kernel_arg_info;
-        program->uniform_work_groups =
-            opts.uniform_work_group_size || opts.cl_std < CL_MAKE_VERSION(2, 0, 0);
-    }
-    program->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-    if (err == CL_SUCCESS)
-        program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    else if (program->source)
-        program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
-    pthread_mutex_unlock(&program->lock);
-    lanes_options_free(&opts);
+    struct lanes_program_module *m =
+        lanes_program_link(inputs, num_input_programs, !opts.create_library, &log);
+    set_string(&p->options, options);
+    set_string(&p->log, log);
     free(log);
-
-    /* The build is done when the callback runs; no lock is held. */
+    p->module = m;
+    p->status = m ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    p->binary_type = !m                    ? CL_PROGRAM_BINARY_TYPE_NONE
+                     : opts.create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                           : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    p->uniform_work_groups = input_programs[0]->uniform_work_groups;
+    p->kernel_arg_info = input_programs[0]->kernel_arg_info;
+    lanes_options_free(&opts);
     if (pfn_notify)
-        pfn_notify(program, user_data);
-    LANES_CHECK(err == CL_SUCCESS, err, "see the build log");
-    return CL_SUCCESS;
+        pfn_notify(p, user_data);
+    /* A failed link still returns its program, so that its log can be read. */
+    lanes_set_error(errcode_ret, m ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
+    return p;
 }
 
 /* The kernel names of a built program, separated by ';' (malloc'd). */
@@ -317,7 +454,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
     default: LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
     }
     pthread_mutex_lock(&program->lock);
-    const struct lanes_program_module *m = program->module;
+    /* Kernels exist only in an executable (not in a compiled object or a library). */
+    const struct lanes_program_module *m =
+        program->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE ? program->module : NULL;
     cl_int err = CL_INVALID_PROGRAM_EXECUTABLE;
     if (m && param_name == CL_PROGRAM_NUM_KERNELS) {
         err = LANES_INFO(out, size_t, m->num_kernels);

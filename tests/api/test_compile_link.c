@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* clCompileProgram with embedded headers, clLinkProgram of objects and libraries, their errors. */
+#include "kernel_fixture.h"
+
+static cl_program source_program(const char *src)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return p;
+}
+
+static cl_program_binary_type binary_type(cl_program p)
+{
+    cl_program_binary_type t;
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, NULL),
+                     CL_SUCCESS);
+    return t;
+}
+
+static const char *helper_src = "int helper(int x) { return x * SCALE; }\n";
+static const char *kernel_src =
+    "#include \"defs.h\"\n"
+    "int helper(int x);\n"
+    "kernel void k(global int *o) {\n"
+    "    o[get_global_id(0)] = helper((int)get_global_id(0)) + OFFSET;\n"
+    "}\n";
+
+/* Runs kernel k of `p` over 8 items and checks o[i] == 3 * i + 7. */
+static void check_runs(cl_program p)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem m = buffer(8 * sizeof(int), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global = 8;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int r[8];
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(r[i], 3 * i + 7);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
+/* Two objects compiled apart, one with an embedded header, linked into an executable. */
+static void compile_and_link(void **state)
+{
+    (void)state;
+    cl_program header = source_program("#define OFFSET 7\n");
+    const char *names[] = {"defs.h"};
+    cl_program a = source_program(helper_src), b = source_program(kernel_src);
+    assert_int_equal(clCompileProgram(a, 1, &dev, "-DSCALE=3", 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clCompileProgram(b, 0, NULL, NULL, 1, &header, names, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(binary_type(a), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    cl_int err;
+    cl_kernel none = clCreateKernel(b, "k", &err); /* an object is not executable */
+    assert_null(none);
+    assert_int_equal(err, CL_INVALID_PROGRAM_EXECUTABLE);
+
+    cl_program objects[] = {a, b};
+    cl_program exe = clLinkProgram(ctx, 1, &dev, NULL, 2, objects, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(binary_type(exe), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_runs(exe);
+
+    /* The helper as a library, linked with the kernel's object. */
+    cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &a, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(binary_type(lib), CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    cl_program parts[] = {lib, b};
+    cl_program exe2 = clLinkProgram(ctx, 0, NULL, NULL, 2, parts, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    check_runs(exe2);
+
+    /* A compiled object as a binary, built into an executable of its own. */
+    size_t size;
+    assert_int_equal(clGetProgramInfo(a, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+                     CL_SUCCESS);
+    assert_true(size > 0);
+    cl_program progs[] = {exe, exe2, lib, a, b, header};
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+        clReleaseProgram(progs[i]);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    cl_program a = source_program(helper_src);
+    const char *names[] = {"defs.h"};
+    assert_int_equal(clCompileProgram(a, 0, NULL, "-cl-no-such-option", 0, NULL, NULL, NULL, NULL),
+                     CL_INVALID_COMPILER_OPTIONS);
+    assert_int_equal(clCompileProgram(a, 0, NULL, NULL, 1, NULL, names, NULL, NULL),
+                     CL_INVALID_VALUE);
+    assert_int_equal(clCompileProgram(a, 0, NULL, NULL, 0, NULL, names, NULL, NULL),
+                     CL_INVALID_VALUE);
+    /* SCALE undefined: a compile error with Clang's diagnostic in the log. */
+    assert_int_equal(clCompileProgram(a, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
+                     CL_COMPILE_PROGRAM_FAILURE);
+    char log[2048];
+    assert_int_equal(clGetProgramBuildInfo(a, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "SCALE"));
+
+    cl_int err;
+    /* An input that was never compiled cannot be linked. */
+    assert_null(clLinkProgram(ctx, 0, NULL, NULL, 1, &a, NULL, NULL, &err));
+    assert_int_equal(err, CL_INVALID_OPERATION);
+    assert_null(clLinkProgram(ctx, 0, NULL, NULL, 0, NULL, NULL, NULL, &err));
+    assert_int_equal(err, CL_INVALID_VALUE);
+
+    /* Two definitions of one function: the link fails, its program tells why. */
+    cl_program x = source_program("int twice(int v) { return 2 * v; }\n");
+    cl_program y = source_program("int twice(int v) { return v + v; }\n");
+    assert_int_equal(clCompileProgram(x, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clCompileProgram(y, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    assert_null(clLinkProgram(ctx, 0, NULL, "-enable-link-options", 1, &x, NULL, NULL, &err));
+    assert_int_equal(err, CL_INVALID_LINKER_OPTIONS);
+    cl_program both[] = {x, y};
+    cl_program bad = clLinkProgram(ctx, 0, NULL, NULL, 2, both, NULL, NULL, &err);
+    assert_int_equal(err, CL_LINK_PROGRAM_FAILURE);
+    assert_non_null(bad);
+    assert_int_equal(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "twice"));
+    cl_build_status status;
+    assert_int_equal(
+        clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL),
+        CL_SUCCESS);
+    assert_int_equal(status, CL_BUILD_ERROR);
+    clReleaseProgram(bad);
+    clReleaseProgram(x), clReleaseProgram(y), clReleaseProgram(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(compile_and_link),
+                                       cmocka_unit_test(errors)};
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
