@@ -4,6 +4,7 @@
 #include "info.h"
 #include "machine.h"
 #include "platform.h"
+#include "svm.h"
 
 #include <CL/cl_ext.h>
 
@@ -80,7 +81,9 @@ static bool uint_query(cl_device_id d, cl_device_info name, cl_uint *v)
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: *v = 128; return true;
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: *v = m->last.line; return true;
     case CL_DEVICE_MAX_CONSTANT_ARGS: *v = 64; return true;
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: *v = 0; return true;
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+        *v = d->compute_units < 2 ? 0 : d->compute_units;
+        return true;
     case CL_DEVICE_REFERENCE_COUNT: *v = d->parent ? lanes_object_refs(&d->obj) : 1; return true;
     /* No pipes, no on-device queues (optional in OpenCL 3.0). */
     case CL_DEVICE_MAX_PIPE_ARGS:
@@ -208,7 +211,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
         return LANES_INFO(out, cl_command_queue_properties, 0);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
         return LANES_INFO(out, cl_device_device_enqueue_capabilities, 0);
-    case CL_DEVICE_SVM_CAPABILITIES: return LANES_INFO(out, cl_device_svm_capabilities, 0);
+    /* SVM is host memory (runtime/svm.h; tests/api/test_svm.c proves each kind). */
+    case CL_DEVICE_SVM_CAPABILITIES:
+        return LANES_INFO(out, cl_device_svm_capabilities, LANES_SVM_CAPABILITIES);
     /*
      * Every order and scope (builtins/atomics: LLVM atomics on one coherent
      * memory), as the __opencl_c_atomic_* features say; work-item scope is
@@ -227,10 +232,18 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
                               CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
     case CL_DEVICE_PLATFORM: return LANES_INFO(out, cl_platform_id, d->platform);
     case CL_DEVICE_PARENT_DEVICE: return LANES_INFO(out, cl_device_id, d->parent);
-    case CL_DEVICE_PARTITION_PROPERTIES: return LANES_INFO(out, cl_device_partition_property, 0);
+    case CL_DEVICE_PARTITION_PROPERTIES: {
+        /* A device of one compute unit cannot be split into two: no scheme. */
+        static const cl_device_partition_property schemes[] = {CL_DEVICE_PARTITION_EQUALLY,
+                                                               CL_DEVICE_PARTITION_BY_COUNTS};
+        if (d->compute_units < 2)
+            return LANES_INFO(out, cl_device_partition_property, 0);
+        return lanes_info(out, schemes, sizeof schemes);
+    }
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return LANES_INFO(out, cl_device_affinity_domain, 0);
-    case CL_DEVICE_PARTITION_TYPE: /* a root device was not partitioned */
-        return lanes_info(out, NULL, 0);
+    case CL_DEVICE_PARTITION_TYPE: /* empty for the root device, which was not partitioned */
+        return lanes_info(out, d->partition_type,
+                          d->partition_type_len * sizeof(cl_device_partition_property));
     case CL_DEVICE_NAME: return lanes_info_string(out, d->name);
     case CL_DEVICE_VENDOR: return lanes_info_string(out, lanes_machine()->cpu_vendor);
     case CL_DRIVER_VERSION: return lanes_info_string(out, LANES_VERSION_STRING);
@@ -272,31 +285,114 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
 }
 
 /* The root device is not reference counted (OpenCL 1.2, 5.1). */
+/* The root device is not reference counted (OpenCL 1.2, 5.1); sub-devices are. */
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device)
 {
     LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    if (device->parent)
+        lanes_object_retain(&device->obj);
     return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device)
 {
     LANES_CHECK(lanes_device_valid(device), CL_INVALID_DEVICE, "not a Lanes device");
+    lanes_device_release(device);
     return CL_SUCCESS;
 }
 
 /*
- * CL_DEVICE_PARTITION_PROPERTIES lists no partition scheme yet, so every
- * request is one the device does not support: CL_INVALID_VALUE.
+ * The compute units of each sub-device `p` asks for (at most `max`), and in
+ * `type` the properties as CL_DEVICE_PARTITION_TYPE reports them, with their
+ * final 0 (`*len` entries). Returns 0 with the error in *err when the
+ * scheme is not offered or the values are wrong.
+ */
+static size_t partition(cl_device_id d, const cl_device_partition_property *p, cl_uint *units,
+                        size_t max, cl_device_partition_property *type, size_t *len, cl_int *err)
+{
+    *err = CL_SUCCESS;
+    if (p[0] == CL_DEVICE_PARTITION_EQUALLY) {
+        if (p[1] <= 0) {
+            *err = CL_INVALID_VALUE;
+            return 0;
+        }
+        if ((cl_ulong)p[1] > d->compute_units) {
+            *err = CL_INVALID_DEVICE_PARTITION_COUNT;
+            return 0;
+        }
+        /* One sub-device as large as the device is no partition (the CTS agrees). */
+        size_t n = d->compute_units / (cl_uint)p[1];
+        if (n < 2) {
+            *err = CL_DEVICE_PARTITION_FAILED;
+            return 0;
+        }
+        for (size_t i = 0; i < n && i < max; i++)
+            units[i] = (cl_uint)p[1];
+        type[0] = p[0], type[1] = p[1], type[2] = 0;
+        *len = 3;
+        return n;
+    }
+    if (p[0] == CL_DEVICE_PARTITION_BY_COUNTS) {
+        size_t n = 0;
+        cl_ulong sum = 0;
+        type[0] = p[0];
+        /* Nothing past CL_DEVICE_PARTITION_BY_COUNTS_LIST_END is read. */
+        for (; p[1 + n] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; n++) {
+            if (p[1 + n] < 0 || n + 1 >= max) {
+                *err = CL_INVALID_DEVICE_PARTITION_COUNT;
+                return 0;
+            }
+            units[n] = (cl_uint)p[1 + n];
+            type[1 + n] = p[1 + n];
+            sum += units[n];
+        }
+        type[n + 1] = CL_DEVICE_PARTITION_BY_COUNTS_LIST_END;
+        type[n + 2] = 0;
+        *len = n + 3;
+        for (size_t i = 0; i < n; i++)
+            if (units[i] == 0)
+                *err = CL_INVALID_DEVICE_PARTITION_COUNT;
+        if (n == 0 || n > d->compute_units || sum > d->compute_units)
+            *err = CL_INVALID_DEVICE_PARTITION_COUNT;
+        return *err == CL_SUCCESS ? n : 0;
+    }
+    *err = CL_INVALID_VALUE; /* CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN is not offered */
+    return 0;
+}
+
+/*
+ * Sub-devices share the parent's description but own a number of its
+ * compute units: their kernel commands run on at most that many workers.
  */
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
                                                    const cl_device_partition_property *properties,
                                                    cl_uint num_devices, cl_device_id *out_devices,
                                                    cl_uint *num_devices_ret)
 {
-    (void)num_devices, (void)out_devices, (void)num_devices_ret;
     LANES_CHECK(lanes_device_valid(in_device), CL_INVALID_DEVICE, "not a Lanes device");
     LANES_CHECK(properties, CL_INVALID_VALUE, "properties is NULL");
-    LANES_FAIL(CL_INVALID_VALUE, "no partition scheme is supported yet");
+    enum { MAX = 64 };
+    cl_uint units[MAX];
+    cl_device_partition_property type[MAX + 3];
+    size_t len = 0;
+    cl_int err;
+    size_t n = partition(in_device, properties, units, MAX, type, &len, &err);
+    LANES_CHECK(err == CL_SUCCESS, err, "the partition cannot be made");
+    LANES_CHECK(!out_devices || num_devices >= n, CL_INVALID_VALUE,
+                "num_devices is smaller than the number of sub-devices");
+    if (out_devices) {
+        for (size_t i = 0; i < n; i++) {
+            out_devices[i] = lanes_device_create_sub(in_device, units[i], type, len);
+            if (!out_devices[i]) {
+                while (i--)
+                    lanes_device_release(out_devices[i]);
+                LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "allocating a sub-device");
+            }
+        }
+    }
+    if (num_devices_ret)
+        *num_devices_ret = (cl_uint)n;
+    return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)

@@ -267,26 +267,43 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
 }
 
-/* The device reports no SVM capabilities (CL_DEVICE_SVM_CAPABILITIES is 0). */
+/* Any pointer value is accepted for a __global or __constant pointer: SVM is host memory. */
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                                          const void *arg_value)
 {
-    (void)arg_index, (void)arg_value;
     LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
-    LANES_FAIL(CL_INVALID_OPERATION, "no device of the context supports SVM");
+    LANES_CHECK(arg_index < kernel->info->num_args, CL_INVALID_ARG_INDEX,
+                "arg_index is not an argument");
+    LANES_CHECK(kernel->info->args[arg_index].kind == LANES_ARG_BUFFER, CL_INVALID_ARG_VALUE,
+                "not a __global or __constant pointer argument");
+    struct lanes_kernel_argval v = {.set = true, .svm = true, .svm_ptr = (void *)arg_value};
+    pthread_mutex_lock(&kernel->lock);
+    kernel->argv[arg_index] = v;
+    pthread_mutex_unlock(&kernel->lock);
+    return CL_SUCCESS;
 }
 
+/* The pointers a kernel may reach are all host memory already: nothing to record. */
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
                                                     cl_kernel_exec_info param_name,
                                                     size_t param_value_size,
                                                     const void *param_value)
 {
-    (void)param_value_size, (void)param_value;
     LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
     switch (param_name) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+        /* A size of 0 with NULL unsets the pointers set before (nothing to do either). */
+        LANES_CHECK(param_value || !param_value_size, CL_INVALID_VALUE,
+                    "param_value is NULL with a non-zero size");
+        LANES_CHECK(param_value_size % sizeof(void *) == 0, CL_INVALID_VALUE,
+                    "param_value_size is not a multiple of sizeof(void *)");
+        return CL_SUCCESS;
     case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-        LANES_FAIL(CL_INVALID_OPERATION, "no device of the context supports SVM");
+        LANES_CHECK(param_value, CL_INVALID_VALUE, "param_value is NULL");
+        LANES_CHECK(param_value_size == sizeof(cl_bool), CL_INVALID_VALUE,
+                    "param_value_size is not sizeof(cl_bool)");
+        /* CL_DEVICE_SVM_FINE_GRAIN_SYSTEM is supported, so CL_TRUE is accepted too. */
+        return CL_SUCCESS;
     }
     LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
 }

@@ -5,6 +5,7 @@
 #include "info.h"
 #include "mem.h"
 #include "platform.h"
+#include "svm.h"
 
 #define KNOWN_MEM_FLAGS (LANES_MEM_ACCESS_FLAGS | LANES_MEM_HOST_FLAGS | LANES_MEM_PTR_FLAGS)
 
@@ -60,8 +61,17 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
                     "USE_HOST_PTR or COPY_HOST_PTR with a NULL host_ptr");
     LANES_CHECK_OBJ(!host_ptr || wants_ptr, CL_INVALID_HOST_PTR, errcode_ret,
                     "host_ptr without USE_HOST_PTR or COPY_HOST_PTR");
+    /* USE_HOST_PTR on an SVM pointer: the buffer must lie inside that allocation. */
+    char *svm_base = NULL;
+    size_t svm_size = 0;
+    bool uses_svm =
+        (flags & CL_MEM_USE_HOST_PTR) && lanes_svm_find(context, host_ptr, &svm_base, &svm_size);
+    LANES_CHECK_OBJ(!uses_svm || size <= svm_size - (size_t)((char *)host_ptr - svm_base),
+                    CL_INVALID_BUFFER_SIZE, errcode_ret,
+                    "the buffer runs past the end of the SVM allocation holding host_ptr");
     cl_mem m = lanes_buffer_create(context, flags, size, host_ptr, properties, num_props, &err);
     LANES_CHECK_OBJ(m, err, errcode_ret, "allocating the buffer");
+    m->uses_svm = uses_svm;
     lanes_set_error(errcode_ret, CL_SUCCESS);
     return m;
 }
@@ -177,8 +187,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
     case CL_MEM_CONTEXT: return LANES_INFO(out, cl_context, m->context);
     case CL_MEM_ASSOCIATED_MEMOBJECT: return LANES_INFO(out, cl_mem, m->parent);
     case CL_MEM_OFFSET: return LANES_INFO(out, size_t, m->offset);
-    /* No SVM yet, so no host_ptr can be an SVM pointer. */
-    case CL_MEM_USES_SVM_POINTER: return LANES_INFO(out, cl_bool, CL_FALSE);
+    case CL_MEM_USES_SVM_POINTER: return LANES_INFO(out, cl_bool, m->uses_svm ? CL_TRUE : CL_FALSE);
     case CL_MEM_PROPERTIES:
         return lanes_info(out, m->props, m->num_props * sizeof(cl_mem_properties));
     }

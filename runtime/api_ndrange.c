@@ -109,7 +109,7 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
         const struct lanes_kernel_arg *a = &info->args[i];
         const struct lanes_kernel_argval *v = &k->argv[i];
         if (a->kind == LANES_ARG_BUFFER) {
-            void *address = v->mem ? lanes_mem_address(v->mem) : NULL;
+            void *address = v->svm ? v->svm_ptr : v->mem ? lanes_mem_address(v->mem) : NULL;
             memcpy(nd->args + a->offset, &address, sizeof address);
             if (v->mem)
                 *err = lanes_command_keep_mem(cmd, v->mem);

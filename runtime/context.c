@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include "platform.h"
+#include "svm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ void lanes_context_release(cl_context c)
         cb->fn(c, cb->user_data);
         free(cb);
     }
+    lanes_svm_free_all(c);
     for (cl_uint i = 0; i < c->num_devices; i++)
         clReleaseDevice(c->devices[i]);
     pthread_mutex_destroy(&c->lock);

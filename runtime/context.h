@@ -27,8 +27,9 @@ struct _cl_context {
     cl_bool interop_user_sync;
     lanes_context_notify notify;
     void *notify_data;
-    pthread_mutex_t lock;                            /* guards destructors */
+    pthread_mutex_t lock;                            /* guards destructors and svm */
     struct lanes_context_destructor_cb *destructors; /* newest first */
+    struct lanes_svm_alloc *svm;                     /* clSVMAlloc's allocations (svm.h) */
 };
 LANES_OBJECT_FIRST(struct _cl_context);
 

@@ -137,6 +137,33 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
                                                                          sizeof *opencl_c_features);
 }
 
+cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,
+                                     const cl_device_partition_property *props, size_t len)
+{
+    cl_device_id d = malloc(sizeof *d);
+    if (!d)
+        return NULL;
+    /* Everything but the compute units is the parent's: one CPU, one ISA. */
+    *d = *parent;
+    lanes_object_init(&d->obj, LANES_MAGIC_DEVICE);
+    d->parent = parent;
+    d->compute_units = compute_units;
+    memcpy(d->partition_type, props, len * sizeof *props);
+    d->partition_type_len = len;
+    if (parent->parent)
+        lanes_object_retain(&parent->obj);
+    return d;
+}
+
+void lanes_device_release(cl_device_id d)
+{
+    if (!d->parent || !lanes_object_release(&d->obj))
+        return;
+    cl_device_id parent = d->parent;
+    free(d);
+    lanes_device_release(parent);
+}
+
 bool lanes_device_valid(cl_device_id d)
 {
     return lanes_object_is(d, LANES_MAGIC_DEVICE);

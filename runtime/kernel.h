@@ -13,6 +13,8 @@ struct lanes_kernel_info;
 struct lanes_kernel_argval {
     bool set;
     cl_mem mem;        /* a buffer argument's memory object; NULL for a NULL buffer */
+    bool svm;          /* a buffer argument set by clSetKernelArgSVMPointer: */
+    void *svm_ptr;     /* the pointer the kernel sees, as given */
     size_t local_size; /* a __local argument's size in bytes */
 };
 

@@ -82,6 +82,7 @@ cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin,
     m->parent = parent;
     m->offset = origin;
     m->base = parent->base + origin;
+    m->uses_svm = parent->uses_svm;
     if (parent->flags & CL_MEM_USE_HOST_PTR)
         m->host_ptr = (char *)parent->host_ptr + origin;
     lanes_mem_keep(parent);

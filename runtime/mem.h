@@ -47,6 +47,7 @@ struct _cl_mem {
     void *host_ptr; /* CL_MEM_HOST_PTR: the application's, with USE_HOST_PTR */
     char *base;     /* byte 0 of this object */
     void *alloc;    /* what this object allocated, freed with it */
+    bool uses_svm;  /* CL_MEM_USES_SVM_POINTER: USE_HOST_PTR on a clSVMAlloc pointer */
     cl_mem parent;  /* a sub-buffer's buffer */
     size_t offset;  /* a sub-buffer's origin in its buffer */
     /* The properties as given to clCreateBufferWithProperties, with their 0. */

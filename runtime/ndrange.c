@@ -9,7 +9,9 @@
 
 #include "../compiler/program.h"
 #include "event.h"
+#include "platform.h"
 #include "program.h"
+#include "queue.h"
 #include "sched/sched.h"
 
 #include <pthread.h>
@@ -194,7 +196,8 @@ cl_int lanes_ndrange_run(cl_event cmd)
     atomic_store(&cmd->cmd.range_status, CL_COMPLETE);
     /* Chunks small enough for every worker to get several, large enough to amortize claims. */
     size_t chunk = nd->num_groups / (8 * (size_t)lanes_exec_num_workers());
-    lanes_exec_range(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1, run_groups, groups_done,
-                     cmd);
+    /* On a sub-device, the work-groups run on its share of the workers. */
+    lanes_exec_range_limited(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1,
+                             cmd->queue->device->compute_units, run_groups, groups_done, cmd);
     return LANES_COMMAND_PENDING;
 }

@@ -36,7 +36,10 @@ enum lanes_scalar {
 struct _cl_device_id {
     struct lanes_object obj;
     cl_platform_id platform;
-    cl_device_id parent; /* NULL for the root device */
+    cl_device_id parent; /* NULL for the root device; retained by a sub-device */
+    /* How a sub-device was made: the properties as given, with their 0; none for the root. */
+    cl_device_partition_property partition_type[67];
+    size_t partition_type_len;
     char name[160];
     cl_uint compute_units;
     cl_ulong global_mem_size;
@@ -83,6 +86,16 @@ bool lanes_device_type_valid(cl_device_type type);
 
 /* True when a device of CL_DEVICE_TYPE_CPU answers a request for `type`. */
 bool lanes_device_type_matches(cl_device_type type);
+
+/*
+ * A sub-device of `parent` with `compute_units` of its workers, made by the
+ * partition `props` (`len` entries with the final 0); NULL when out of memory.
+ */
+cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,
+                                     const cl_device_partition_property *props, size_t len);
+
+/* Drops a reference to a device; the last one of a sub-device frees it. */
+void lanes_device_release(cl_device_id d);
 
 /* Fills the root device description from the host and machine facts. */
 void lanes_device_init_root(cl_device_id dev, cl_platform_id platform);

@@ -58,6 +58,7 @@ struct lanes_range {
     size_t n, chunk;
     atomic_size_t claim; /* the next unclaimed item */
     atomic_uint users;   /* threads inside the range; the last one calls done */
+    unsigned max_users;  /* workers that may run it at once (a sub-device's share) */
     bool listed;         /* guarded by the pool lock */
 };
 
@@ -82,6 +83,14 @@ void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes
  * rather than after two thread wake-ups.
  */
 bool lanes_exec_help(void);
+
+/*
+ * lanes_exec_range with at most `max_workers` threads (the caller included)
+ * in the range at once: how a sub-device's command keeps to its share.
+ */
+void lanes_exec_range_limited(struct lanes_range *r, size_t n_items, size_t chunk,
+                              unsigned max_workers, lanes_range_fn fn, lanes_range_done done,
+                              void *ctx);
 
 /* The index of the calling worker in [0, lanes_exec_num_workers()), or -1. */
 int lanes_exec_worker_index(void);

@@ -81,6 +81,8 @@ static void range_leave(struct lanes_range *r)
 static bool work_one(void)
 {
     struct lanes_range *r = pool.ranges;
+    while (r && atomic_load_explicit(&r->users, memory_order_relaxed) >= r->max_users)
+        r = r->next; /* full: its share of workers is inside */
     if (r) {
         atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
         pthread_mutex_unlock(&pool.lock);
@@ -188,6 +190,13 @@ void lanes_exec_submit(struct lanes_task *task)
 void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes_range_fn fn,
                       lanes_range_done done, void *ctx)
 {
+    lanes_exec_range_limited(r, n_items, chunk, MAX_WORKERS + 1, fn, done, ctx);
+}
+
+void lanes_exec_range_limited(struct lanes_range *r, size_t n_items, size_t chunk,
+                              unsigned max_workers, lanes_range_fn fn, lanes_range_done done,
+                              void *ctx)
+{
     if (n_items == 0) {
         done(ctx);
         return;
@@ -206,8 +215,9 @@ void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes
     r->chunk = chunk;
     atomic_init(&r->claim, 0);
     atomic_init(&r->users, 1); /* the caller */
+    r->max_users = max_workers ? max_workers : 1;
     r->listed = false;
-    if (n_items > chunk) {
+    if (n_items > chunk && r->max_users > 1) {
         pthread_mutex_lock(&pool.lock);
         r->listed = !pool.stop;
         r->next = pool.ranges;
