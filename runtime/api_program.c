@@ -9,6 +9,7 @@
 #include "info.h"
 #include "ndrange.h"
 #include "platform.h"
+#include "exec/exec.h"
 #include "program.h"
 
 #include <stdio.h>
@@ -193,44 +194,38 @@ static struct lanes_language language_of(cl_device_id dev)
                                    LANES_OPENCL_VERSION};
 }
 
-/*
- * clBuildProgram and clCompileProgram after their argument checks: the
- * program's state goes to CL_BUILD_IN_PROGRESS, then to the result, with
- * options and log recorded; pfn_notify runs last, with no lock held.
- */
-static cl_int build(cl_program program, const struct build_kind *kind, const char *options,
-                    const struct lanes_frontend_file *headers, size_t num_headers,
-                    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
-{
-    cl_device_id dev = program->context->devices[0];
-    pthread_mutex_lock(&program->lock);
-    if (program->status == CL_BUILD_IN_PROGRESS) {
-        pthread_mutex_unlock(&program->lock);
-        LANES_FAIL(CL_INVALID_OPERATION, "a build of the program is in progress");
-    }
-    program->status = CL_BUILD_IN_PROGRESS;
-    set_string(&program->options, options);
-    struct lanes_program_module *binary = program->source ? NULL : program->module;
-    cl_program_binary_type binary_type = program->binary_type;
-    pthread_mutex_unlock(&program->lock);
-
+/* One build, compile or link of a program from source or binary, run now or on a worker. */
+struct build_job {
+    struct lanes_task task; /* first: the pool hands back this pointer */
+    cl_program program;     /* retained while the job is pending */
+    const struct build_kind *kind;
     struct lanes_options opts;
+    struct lanes_frontend_file *headers; /* copies (an asynchronous job outlives the call) */
+    size_t num_headers;
+    struct lanes_program_module *binary; /* the module of a program made from a binary */
+    cl_program_binary_type binary_type;
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *);
+    void *user_data;
+};
+
+/* Compiles (or links a binary), records the result and log, then notifies; no lock held at the end.
+ */
+static cl_int run_build(struct build_job *job)
+{
+    cl_program program = job->program;
+    cl_device_id dev = program->context->devices[0];
     char *log = NULL;
     struct lanes_program_module *module = NULL;
     cl_int err = CL_SUCCESS;
-    if (lanes_options_parse(options, kind->options, dev->opencl_c_versions.items,
-                            dev->opencl_c_versions.count, &opts) != 0) {
-        err = kind->bad_options;
-        log = strdup(opts.error ? opts.error : "invalid options");
-    } else if (program->source) {
+    if (program->source) {
         struct lanes_language lang = language_of(dev);
-        module = lanes_program_compile(program->source, program->source_size, headers, num_headers,
-                                       &opts, &lang,
-                                       kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
-        err = module ? CL_SUCCESS : kind->failure;
-    } else if (binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        module = lanes_program_compile(
+            program->source, program->source_size, job->headers, job->num_headers, &job->opts,
+            &lang, job->kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
+        err = module ? CL_SUCCESS : job->kind->failure;
+    } else if (job->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* A compiled object or library from a binary becomes an executable of its own. */
-        const struct lanes_program_module *in = binary;
+        const struct lanes_program_module *in = job->binary;
         module = lanes_program_link(&in, 1, true, &log);
         err = module ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     }
@@ -244,21 +239,116 @@ static cl_int build(cl_program program, const struct build_kind *kind, const cha
         program->module = module;
     }
     if (program->source) {
-        program->kernel_arg_info = opts.kernel_arg_info;
+        program->kernel_arg_info = job->opts.kernel_arg_info;
         program->uniform_work_groups =
-            opts.uniform_work_group_size || opts.cl_std < CL_MAKE_VERSION(2, 0, 0);
+            job->opts.uniform_work_group_size || job->opts.cl_std < CL_MAKE_VERSION(2, 0, 0);
     }
     program->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err == CL_SUCCESS)
-        program->binary_type = kind->result;
+        program->binary_type = job->kind->result;
     else if (program->source)
         program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
     pthread_mutex_unlock(&program->lock);
-    lanes_options_free(&opts);
     free(log);
+    if (job->pfn_notify)
+        job->pfn_notify(program, job->user_data);
+    return err;
+}
 
-    if (pfn_notify)
-        pfn_notify(program, user_data);
+static void free_job(struct build_job *job)
+{
+    lanes_options_free(&job->opts);
+    for (size_t i = 0; i < job->num_headers; i++) {
+        free((char *)job->headers[i].name);
+        free((char *)job->headers[i].text);
+    }
+    free(job->headers);
+    free(job);
+}
+
+/* The pool's side of an asynchronous build. */
+static void run_build_task(struct lanes_task *task)
+{
+    struct build_job *job = (struct build_job *)task;
+    cl_program program = job->program;
+    run_build(job);
+    free_job(job);
+    lanes_program_release(program);
+}
+
+/* Copies the in-memory headers into the job; false when out of memory. */
+static bool copy_headers(struct build_job *job, const struct lanes_frontend_file *headers, size_t n)
+{
+    if (!n)
+        return true;
+    if (!(job->headers = calloc(n, sizeof *job->headers)))
+        return false;
+    job->num_headers = n;
+    for (size_t i = 0; i < n; i++) {
+        char *name = strdup(headers[i].name), *text = malloc(headers[i].size + 1);
+        job->headers[i] = (struct lanes_frontend_file){name, text, headers[i].size};
+        if (!name || !text)
+            return false;
+        memcpy(text, headers[i].text, headers[i].size);
+        text[headers[i].size] = '\0';
+    }
+    return true;
+}
+
+/*
+ * clBuildProgram and clCompileProgram after their argument checks: the
+ * program's state goes to CL_BUILD_IN_PROGRESS and the options are checked
+ * at once; with a pfn_notify the compile then runs on a worker and the call
+ * returns (the callback tells when it is done), else it runs here.
+ */
+static cl_int build(cl_program program, const struct build_kind *kind, const char *options,
+                    const struct lanes_frontend_file *headers, size_t num_headers,
+                    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    cl_device_id dev = program->context->devices[0];
+    struct build_job *job = calloc(1, sizeof *job);
+    if (!job || !copy_headers(job, headers, num_headers)) {
+        if (job)
+            free_job(job);
+        LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "allocating the build");
+    }
+    pthread_mutex_lock(&program->lock);
+    if (program->status == CL_BUILD_IN_PROGRESS) {
+        pthread_mutex_unlock(&program->lock);
+        free_job(job);
+        LANES_FAIL(CL_INVALID_OPERATION, "a build of the program is in progress");
+    }
+    program->status = CL_BUILD_IN_PROGRESS;
+    set_string(&program->options, options);
+    *job = (struct build_job){.program = program,
+                              .kind = kind,
+                              .headers = job->headers,
+                              .num_headers = job->num_headers,
+                              .binary = program->source ? NULL : program->module,
+                              .binary_type = program->binary_type,
+                              .pfn_notify = pfn_notify,
+                              .user_data = user_data};
+    pthread_mutex_unlock(&program->lock);
+
+    if (lanes_options_parse(options, kind->options, dev->opencl_c_versions.items,
+                            dev->opencl_c_versions.count, &job->opts) != 0) {
+        pthread_mutex_lock(&program->lock);
+        set_string(&program->log, job->opts.error ? job->opts.error : "invalid options");
+        program->status = CL_BUILD_ERROR;
+        pthread_mutex_unlock(&program->lock);
+        free_job(job);
+        if (pfn_notify)
+            pfn_notify(program, user_data);
+        LANES_FAIL(kind->bad_options, "see the build log");
+    }
+    if (pfn_notify) {
+        lanes_program_retain(program);
+        job->task.run = run_build_task;
+        lanes_exec_submit(&job->task);
+        return CL_SUCCESS;
+    }
+    cl_int err = run_build(job);
+    free_job(job);
     LANES_CHECK(err == CL_SUCCESS, err, "see the build log");
     return CL_SUCCESS;
 }

@@ -2,6 +2,9 @@
 /* clCompileProgram with embedded headers, clLinkProgram of objects and libraries, their errors. */
 #include "kernel_fixture.h"
 
+#include <stdatomic.h>
+#include <unistd.h>
+
 static cl_program source_program(const char *src)
 {
     cl_int err;
@@ -87,6 +90,45 @@ static void compile_and_link(void **state)
         clReleaseProgram(progs[i]);
 }
 
+static atomic_int compiled;
+
+static void CL_CALLBACK on_compiled(cl_program p, void *user)
+{
+    (void)user;
+    cl_build_status status;
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+    atomic_store(&compiled, status == CL_BUILD_SUCCESS ? 1 : -1);
+}
+
+/* With a callback the compile runs in the background, on copies of the headers. */
+static void asynchronous_compile(void **state)
+{
+    (void)state;
+    cl_program header = source_program("#define OFFSET 7\n");
+    cl_program a = source_program(helper_src), b = source_program(kernel_src);
+    assert_int_equal(clCompileProgram(a, 0, NULL, "-DSCALE=3", 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    {
+        char name[] = "defs.h";
+        const char *names[] = {name};
+        atomic_store(&compiled, 0);
+        assert_int_equal(clCompileProgram(b, 0, NULL, NULL, 1, &header, names, on_compiled, NULL),
+                         CL_SUCCESS);
+        name[0] = 'X'; /* the caller's strings may change once the call returns */
+    }
+    for (int i = 0; i < 30000 && atomic_load(&compiled) == 0; i++)
+        usleep(1000);
+    assert_int_equal(atomic_load(&compiled), 1);
+    cl_program objects[] = {a, b};
+    cl_int err;
+    cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 2, objects, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    check_runs(exe);
+    cl_program progs[] = {exe, a, b, header};
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+        clReleaseProgram(progs[i]);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -139,6 +181,7 @@ static void errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(compile_and_link),
+                                       cmocka_unit_test(asynchronous_compile),
                                        cmocka_unit_test(errors)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
