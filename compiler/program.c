@@ -8,6 +8,7 @@
 #include "program.h"
 
 #include "cache.h"
+#include "host.h"
 #include "frontend/frontend.h"
 
 #include <llvm-c/BitReader.h>
@@ -373,7 +374,7 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
         return cached;
     char *ext = cl_ext_arg(language);
     size_t n = options->num_clang_args;
-    const char **args = malloc((n + 3) * sizeof *args);
+    const char **args = malloc((n + 4) * sizeof *args);
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     if (!ext || !args || !pm) {
         free(ext), free(args), free(pm);
@@ -393,6 +394,9 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
     }
     /* Kernel argument names are always kept; clGetKernelArgInfo shows them only on request. */
     args[n++] = "-cl-kernel-arg-info";
+    /* fma(float) is one instruction where the CPU has FMA (CL_FP_FMA in the fp config). */
+    if (lanes_host()->fma)
+        args[n++] = "-DFP_FAST_FMAF=1";
 
     LLVMContextRef ctx = LLVMContextCreate();
     struct lanes_frontend_request req = {.args = args,

@@ -337,6 +337,66 @@ static void barrier_reduction(void **state)
     clReleaseKernel(k);
 }
 
+/* The predefined macros follow the device: version, endianness, features, extensions. */
+static void predefined_macros(void **state)
+{
+    (void)state;
+    cl_device_fp_config fp;
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL),
+                     CL_SUCCESS);
+    static const char *src = "kernel void m(global int *o) {\n"
+                             "    o[0] = __OPENCL_VERSION__;\n"
+                             "    o[1] = __OPENCL_C_VERSION__;\n"
+                             "#ifdef __ENDIAN_LITTLE__\n"
+                             "    o[2] = 1;\n"
+                             "#endif\n"
+                             "#ifdef __IMAGE_SUPPORT__\n"
+                             "    o[3] = 1;\n"
+                             "#endif\n"
+                             "#ifdef FP_FAST_FMAF\n"
+                             "    o[4] = 1;\n"
+                             "#endif\n"
+                             "#ifdef __FAST_RELAXED_MATH__\n"
+                             "    o[5] = 1;\n"
+                             "#endif\n"
+                             "#ifdef cl_khr_fp64\n"
+                             "    o[6] = 1;\n"
+                             "#endif\n"
+                             "#ifdef __opencl_c_int64\n"
+                             "    o[7] = 1;\n"
+                             "#endif\n"
+                             "#ifdef __opencl_c_images\n"
+                             "    o[8] = 1;\n"
+                             "#endif\n"
+                             "#ifdef cl_khr_global_int32_base_atomics\n"
+                             "    o[9] = 1;\n"
+                             "#endif\n"
+                             "}\n";
+    const char *options[] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-fast-relaxed-math"};
+    for (int v = 0; v < 2; v++) {
+        cl_kernel k = kernel_of(src, "m", options[v]);
+        int zero[10] = {0};
+        cl_mem m = buffer(sizeof zero, zero);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_SUCCESS);
+        int r[10];
+        assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(r[0], 300);
+        assert_int_equal(r[1], 300);
+        assert_int_equal(r[2], 1);
+        assert_int_equal(r[3], 0); /* no image support */
+        assert_int_equal(r[4], (fp & CL_FP_FMA) ? 1 : 0);
+        assert_int_equal(r[5], v);
+        assert_int_equal(r[6], 0); /* cl_khr_fp64 is not listed */
+        assert_int_equal(r[7], 1);
+        assert_int_equal(r[8], 0);
+        assert_int_equal(r[9], 1);
+        clReleaseMemObject(m);
+        clReleaseKernel(k);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +408,7 @@ int main(void)
         cmocka_unit_test(concurrent_kernels),
         cmocka_unit_test(barrier_reduction),
         cmocka_unit_test(opencl_c_3_non_uniform),
+        cmocka_unit_test(predefined_macros),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
