@@ -5,46 +5,9 @@
  * fine-grain and system (malloc) memory, and SVM atomics. Each kind the
  * device advertises in CL_DEVICE_SVM_CAPABILITIES is proven here.
  */
-#include "common.h"
+#include "kernel_fixture.h"
 
 #include <stdatomic.h>
-
-static cl_context ctx;
-static cl_device_id dev;
-static cl_command_queue queue;
-
-static int setup(void **state)
-{
-    (void)state;
-    dev = lanes_test_device();
-    cl_int err;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    return err != CL_SUCCESS;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    clReleaseCommandQueue(queue);
-    return clReleaseContext(ctx) != CL_SUCCESS;
-}
-
-static cl_kernel kernel_of(const char *src, const char *name)
-{
-    cl_int err;
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    if (clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL) != CL_SUCCESS) {
-        char log[4096];
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fail_msg("build failed: %s", log);
-    }
-    cl_kernel k = clCreateKernel(p, name, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    clReleaseProgram(p);
-    return k;
-}
 
 static cl_command_type command_type(cl_event e)
 {
@@ -394,7 +357,7 @@ static const char *scale_src = "kernel void scale(global const int *in, global i
 static void set_arg_svm_pointer_errors(void **state)
 {
     (void)state;
-    cl_kernel k = kernel_of(scale_src, "scale");
+    cl_kernel k = kernel_of(scale_src, "scale", "-cl-std=CL3.0");
     int x;
     assert_int_equal(clSetKernelArgSVMPointer(NULL, 0, &x), CL_INVALID_KERNEL);
     assert_int_equal(clSetKernelArgSVMPointer((cl_kernel)ctx, 0, &x), CL_INVALID_KERNEL);
@@ -446,7 +409,7 @@ static void kernel_on_coarse_grain(void **state)
 {
     (void)state;
     enum { N = 4096 };
-    cl_kernel k = kernel_of(scale_src, "scale");
+    cl_kernel k = kernel_of(scale_src, "scale", "-cl-std=CL3.0");
     int *in = clSVMAlloc(ctx, CL_MEM_READ_ONLY, N * sizeof(int), 0);
     int *out = clSVMAlloc(ctx, CL_MEM_WRITE_ONLY, N * sizeof(int), 0);
     assert_non_null(in);
@@ -489,7 +452,7 @@ static void kernel_on_fine_grain_buffer(void **state)
 {
     (void)state;
     enum { N = 10000 };
-    cl_kernel k = kernel_of(scale_src, "scale");
+    cl_kernel k = kernel_of(scale_src, "scale", "-cl-std=CL3.0");
     int *in = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(int), 0);
     int *out =
         clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(int), 0);
@@ -511,7 +474,7 @@ static void kernel_on_system_memory(void **state)
 {
     (void)state;
     enum { N = 5000 };
-    cl_kernel k = kernel_of(scale_src, "scale");
+    cl_kernel k = kernel_of(scale_src, "scale", "-cl-std=CL3.0");
     int *in = malloc(N * sizeof(int)), out_stack[64];
     int *out = malloc(N * sizeof(int));
     for (int i = 0; i < N; i++)
@@ -544,7 +507,7 @@ static void kernel_follows_pointers_in_svm(void **state)
                             "    for (global node *n = head; n; n = n->next) s += n->value;\n"
                             "    *out = s;\n"
                             "}\n",
-                            "sum");
+                            "sum", "-cl-std=CL3.0");
     struct node {
         struct node *next;
         int value;
@@ -584,7 +547,7 @@ static void atomics_on_fine_grain_svm(void **state)
                             "    atomic_fetch_add_explicit(&c[n], i, memory_order_seq_cst,\n"
                             "                              memory_scope_all_svm_devices);\n"
                             "}\n",
-                            "count");
+                            "count", "-cl-std=CL3.0");
     enum { COUNTERS = 4, ITEMS = 1 << 18, HOST = 100000 };
     _Atomic int *c =
         clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
