@@ -43,6 +43,31 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
     return CL_SUCCESS;
 }
 
+/* OpenCL's name of each affinity domain, in enum lanes_domain order. */
+static const cl_device_affinity_domain domain_bits[LANES_NUM_DOMAINS] = {
+    CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
+    CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+    CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
+
+/*
+ * The affinity domains the CPUs of `d` are known to belong to, and
+ * NEXT_PARTITIONABLE with them. Only a device whose compute units are known
+ * cores (the root with workers pinnable one per CPU, or a sub-device made by
+ * domain) has any: a share by count is any few workers, not a place.
+ */
+static cl_device_affinity_domain affinity_domains(cl_device_id d)
+{
+    const struct lanes_machine *m = lanes_machine();
+    if (!d->pinned || d->compute_units < 2 || !lanes_exec_can_pin())
+        return 0;
+    cl_device_affinity_domain bits = 0;
+    for (unsigned i = 0; i < m->cpus; i++)
+        for (int k = 0; k < LANES_NUM_DOMAINS; k++)
+            if (lanes_worker_set_has(&d->workers, i) && m->cpu[i].domain[k] >= 0)
+                bits |= domain_bits[k];
+    return bits ? bits | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
+}
+
 /* Answers the queries whose value is one cl_uint; false when not one of them. */
 static bool uint_query(cl_device_id d, cl_device_info name, cl_uint *v)
 {
@@ -234,13 +259,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_PARENT_DEVICE: return LANES_INFO(out, cl_device_id, d->parent);
     case CL_DEVICE_PARTITION_PROPERTIES: {
         /* A device of one compute unit cannot be split into two: no scheme. */
-        static const cl_device_partition_property schemes[] = {CL_DEVICE_PARTITION_EQUALLY,
-                                                               CL_DEVICE_PARTITION_BY_COUNTS};
+        static const cl_device_partition_property schemes[] = {
+            CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS,
+            CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN};
         if (d->compute_units < 2)
             return LANES_INFO(out, cl_device_partition_property, 0);
-        return lanes_info(out, schemes, sizeof schemes);
+        return lanes_info(out, schemes,
+                          sizeof schemes - (affinity_domains(d) ? 0 : sizeof *schemes));
     }
-    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return LANES_INFO(out, cl_device_affinity_domain, 0);
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+        return LANES_INFO(out, cl_device_affinity_domain, affinity_domains(d));
     case CL_DEVICE_PARTITION_TYPE: /* empty for the root device, which was not partitioned */
         return lanes_info(out, d->partition_type,
                           d->partition_type_len * sizeof(cl_device_partition_property));
@@ -302,62 +330,121 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device)
 }
 
 /*
- * The compute units of each sub-device `p` asks for (at most `max`), and in
- * `type` the properties as CL_DEVICE_PARTITION_TYPE reports them, with their
- * final 0 (`*len` entries). Returns 0 with the error in *err when the
- * scheme is not offered or the values are wrong.
+ * Groups the workers of `d` by their CPU's id in `domain`: group[i] is the
+ * sub-device of worker i (-1 when not d's), in order of first appearance.
+ * Returns the number of groups, 0 when some CPU's domain is unknown.
  */
-static size_t partition(cl_device_id d, const cl_device_partition_property *p, cl_uint *units,
-                        size_t max, cl_device_partition_property *type, size_t *len, cl_int *err)
+static size_t domain_groups(cl_device_id d, int domain, int *group)
 {
-    *err = CL_SUCCESS;
-    if (p[0] == CL_DEVICE_PARTITION_EQUALLY) {
-        if (p[1] <= 0) {
-            *err = CL_INVALID_VALUE;
+    const struct lanes_machine *m = lanes_machine();
+    size_t n = 0;
+    for (unsigned i = 0; i < m->cpus; i++) {
+        group[i] = -1;
+        if (!lanes_worker_set_has(&d->workers, i))
+            continue;
+        if (m->cpu[i].domain[domain] < 0)
             return 0;
-        }
-        if ((cl_ulong)p[1] > d->compute_units) {
-            *err = CL_INVALID_DEVICE_PARTITION_COUNT;
-            return 0;
-        }
-        /* One sub-device as large as the device is no partition (the CTS agrees). */
-        size_t n = d->compute_units / (cl_uint)p[1];
-        if (n < 2) {
-            *err = CL_DEVICE_PARTITION_FAILED;
-            return 0;
-        }
-        for (size_t i = 0; i < n && i < max; i++)
-            units[i] = (cl_uint)p[1];
-        type[0] = p[0], type[1] = p[1], type[2] = 0;
-        *len = 3;
-        return n;
+        for (unsigned j = 0; j < i && group[i] < 0; j++)
+            if (group[j] >= 0 && m->cpu[j].domain[domain] == m->cpu[i].domain[domain])
+                group[i] = group[j];
+        if (group[i] < 0)
+            group[i] = (int)n++;
     }
-    if (p[0] == CL_DEVICE_PARTITION_BY_COUNTS) {
+    return n;
+}
+
+/* A partition to be made: the compute units of each sub-device, and its workers by domain. */
+struct partition {
+    size_t n;
+    cl_uint units[LANES_EXEC_MAX_WORKERS];
+    bool by_domain;
+    int group[LANES_EXEC_MAX_WORKERS]; /* worker -> sub-device, by domain */
+    cl_device_partition_property type[LANES_EXEC_MAX_WORKERS + 3];
+    size_t len; /* entries of `type` (CL_DEVICE_PARTITION_TYPE), final 0 included */
+};
+
+/* CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: one sub-device per domain among d's CPUs. */
+static cl_int partition_by_domain(cl_device_id d, cl_device_partition_property want,
+                                  struct partition *p)
+{
+    cl_device_affinity_domain offered = affinity_domains(d);
+    if (want <= 0 || !(offered & (cl_device_affinity_domain)want) || (want & (want - 1)) != 0)
+        return CL_INVALID_VALUE;
+    /* NEXT_PARTITIONABLE: the first domain, from NUMA down to L1, that splits d. */
+    for (int k = 0; k < LANES_NUM_DOMAINS; k++) {
+        if (want != CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE &&
+            (cl_device_affinity_domain)want != domain_bits[k])
+            continue;
+        if (!(offered & domain_bits[k]))
+            continue;
+        p->n = domain_groups(d, k, p->group);
+        if (p->n < 2)
+            continue; /* all of d shares it: no partition */
+        for (size_t g = 0; g < p->n; g++)
+            p->units[g] = 0;
+        for (unsigned i = 0; i < lanes_machine()->cpus; i++)
+            if (p->group[i] >= 0)
+                p->units[p->group[i]]++;
+        p->by_domain = true;
+        p->type[0] = CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN;
+        p->type[1] = (cl_device_partition_property)domain_bits[k]; /* the one used */
+        p->type[2] = 0;
+        p->len = 3;
+        return CL_SUCCESS;
+    }
+    return CL_DEVICE_PARTITION_FAILED;
+}
+
+/*
+ * The sub-devices the properties `props` ask for, in `p`. Returns
+ * CL_SUCCESS, or the error when the scheme is not offered or the values are
+ * wrong.
+ */
+static cl_int partition(cl_device_id d, const cl_device_partition_property *props,
+                        struct partition *p)
+{
+    p->by_domain = false;
+    if (props[0] == CL_DEVICE_PARTITION_EQUALLY) {
+        if (props[1] <= 0)
+            return CL_INVALID_VALUE;
+        if ((cl_ulong)props[1] > d->compute_units)
+            return CL_INVALID_DEVICE_PARTITION_COUNT;
+        /* One sub-device as large as the device is no partition (the CTS agrees). */
+        p->n = d->compute_units / (cl_uint)props[1];
+        if (p->n < 2)
+            return CL_DEVICE_PARTITION_FAILED;
+        for (size_t i = 0; i < p->n; i++)
+            p->units[i] = (cl_uint)props[1];
+        p->type[0] = props[0], p->type[1] = props[1], p->type[2] = 0;
+        p->len = 3;
+        return CL_SUCCESS;
+    }
+    if (props[0] == CL_DEVICE_PARTITION_BY_COUNTS) {
         size_t n = 0;
         cl_ulong sum = 0;
-        type[0] = p[0];
+        cl_int err = CL_SUCCESS;
+        p->type[0] = props[0];
         /* Nothing past CL_DEVICE_PARTITION_BY_COUNTS_LIST_END is read. */
-        for (; p[1 + n] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; n++) {
-            if (p[1 + n] < 0 || n + 1 >= max) {
-                *err = CL_INVALID_DEVICE_PARTITION_COUNT;
-                return 0;
-            }
-            units[n] = (cl_uint)p[1 + n];
-            type[1 + n] = p[1 + n];
-            sum += units[n];
+        for (; props[1 + n] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; n++) {
+            if (props[1 + n] < 0 || n + 1 > d->compute_units)
+                return CL_INVALID_DEVICE_PARTITION_COUNT;
+            p->units[n] = (cl_uint)props[1 + n];
+            p->type[1 + n] = props[1 + n];
+            sum += p->units[n];
+            if (p->units[n] == 0)
+                err = CL_INVALID_DEVICE_PARTITION_COUNT;
         }
-        type[n + 1] = CL_DEVICE_PARTITION_BY_COUNTS_LIST_END;
-        type[n + 2] = 0;
-        *len = n + 3;
-        for (size_t i = 0; i < n; i++)
-            if (units[i] == 0)
-                *err = CL_INVALID_DEVICE_PARTITION_COUNT;
-        if (n == 0 || n > d->compute_units || sum > d->compute_units)
-            *err = CL_INVALID_DEVICE_PARTITION_COUNT;
-        return *err == CL_SUCCESS ? n : 0;
+        p->type[n + 1] = CL_DEVICE_PARTITION_BY_COUNTS_LIST_END;
+        p->type[n + 2] = 0;
+        p->len = n + 3;
+        p->n = n;
+        if (n == 0 || sum > d->compute_units)
+            err = CL_INVALID_DEVICE_PARTITION_COUNT;
+        return err;
     }
-    *err = CL_INVALID_VALUE; /* CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN is not offered */
-    return 0;
+    if (props[0] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN)
+        return partition_by_domain(d, props[1], p);
+    return CL_INVALID_VALUE;
 }
 
 /*
@@ -371,25 +458,29 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
 {
     LANES_CHECK(lanes_device_valid(in_device), CL_INVALID_DEVICE, "not a Lanes device");
     LANES_CHECK(properties, CL_INVALID_VALUE, "properties is NULL");
-    enum { MAX = 64 };
-    cl_uint units[MAX];
-    cl_device_partition_property type[MAX + 3];
-    size_t len = 0;
-    cl_int err;
-    size_t n = partition(in_device, properties, units, MAX, type, &len, &err);
-    LANES_CHECK(err == CL_SUCCESS, err, "the partition cannot be made");
-    LANES_CHECK(!out_devices || num_devices >= n, CL_INVALID_VALUE,
-                "num_devices is smaller than the number of sub-devices");
-    if (out_devices) {
-        for (size_t i = 0; i < n; i++) {
-            out_devices[i] = lanes_device_create_sub(in_device, units[i], type, len);
-            if (!out_devices[i]) {
-                while (i--)
-                    lanes_device_release(out_devices[i]);
-                LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "allocating a sub-device");
-            }
+    struct partition *p = malloc(sizeof *p);
+    LANES_CHECK(p, CL_OUT_OF_HOST_MEMORY, "allocating a partition");
+    cl_int err = partition(in_device, properties, p);
+    if (err == CL_SUCCESS && p->by_domain && !lanes_exec_pin())
+        err = CL_DEVICE_PARTITION_FAILED; /* workers that cannot be pinned are no domain */
+    if (err == CL_SUCCESS && out_devices && num_devices < p->n)
+        err = CL_INVALID_VALUE;
+    for (size_t i = 0; err == CL_SUCCESS && out_devices && i < p->n; i++) {
+        struct lanes_worker_set workers = {{0}};
+        for (unsigned w = 0; p->by_domain && w < lanes_machine()->cpus; w++)
+            if (p->group[w] == (int)i)
+                lanes_worker_set_add(&workers, w);
+        out_devices[i] = lanes_device_create_sub(in_device, p->units[i],
+                                                 p->by_domain ? &workers : NULL, p->type, p->len);
+        if (!out_devices[i]) {
+            while (i--)
+                lanes_device_release(out_devices[i]);
+            err = CL_OUT_OF_HOST_MEMORY;
         }
     }
+    size_t n = p->n;
+    free(p);
+    LANES_CHECK(err == CL_SUCCESS, err, "the partition cannot be made");
     if (num_devices_ret)
         *num_devices_ret = (cl_uint)n;
     return CL_SUCCESS;

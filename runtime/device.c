@@ -103,6 +103,10 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     dev->parent = NULL;
     snprintf(dev->name, sizeof dev->name, "%s", m->cpu_model);
     dev->compute_units = lanes_exec_num_workers(); /* one per worker thread */
+    for (unsigned i = 0; i < dev->compute_units; i++)
+        lanes_worker_set_add(&dev->workers, i);
+    dev->pinned = lanes_exec_can_pin();
+    dev->restricted = false;
 
     /* Leave a quarter of the memory to the host; one allocation may take a quarter of the rest. */
     dev->global_mem_size = m->memory / 4 * 3;
@@ -138,17 +142,27 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
 }
 
 cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,
+                                     const struct lanes_worker_set *workers,
                                      const cl_device_partition_property *props, size_t len)
 {
     cl_device_id d = malloc(sizeof *d);
-    if (!d)
+    cl_device_partition_property *type = malloc(len * sizeof *props);
+    if (!d || !type) {
+        free(d);
+        free(type);
         return NULL;
+    }
     /* Everything but the compute units is the parent's: one CPU, one ISA. */
     *d = *parent;
     lanes_object_init(&d->obj, LANES_MAGIC_DEVICE);
     d->parent = parent;
     d->compute_units = compute_units;
-    memcpy(d->partition_type, props, len * sizeof *props);
+    /* A share by count runs on any `compute_units` of the parent's workers. */
+    d->pinned = workers != NULL;
+    d->restricted = workers != NULL || parent->restricted;
+    if (workers)
+        d->workers = *workers;
+    d->partition_type = memcpy(type, props, len * sizeof *props);
     d->partition_type_len = len;
     if (parent->parent)
         lanes_object_retain(&parent->obj);
@@ -160,6 +174,7 @@ void lanes_device_release(cl_device_id d)
     if (!d->parent || !lanes_object_release(&d->obj))
         return;
     cl_device_id parent = d->parent;
+    free(d->partition_type);
     free(d);
     lanes_device_release(parent);
 }

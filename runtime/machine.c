@@ -98,6 +98,56 @@ static void read_caches(void)
         machine.last.line = 64;
 }
 
+/*
+ * The domains of one CPU: its NUMA node, and for each data or unified cache
+ * level the lowest CPU sharing that cache (every CPU of a domain agrees on it).
+ */
+static void read_domains(struct lanes_cpu *c)
+{
+    char path[160], buf[256];
+    for (int d = 0; d < LANES_NUM_DOMAINS; d++)
+        c->domain[d] = -1;
+    for (int node = 0; node < 1024; node++) {
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/node%d", c->id, node);
+        if (access(path, F_OK) == 0) {
+            c->domain[LANES_DOMAIN_NUMA] = node;
+            break;
+        }
+    }
+    for (int i = 0; i < 16; i++) {
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/cache/index%d/type", c->id, i);
+        if (!read_line(path, buf, sizeof buf))
+            break;
+        if (strcmp(buf, "Instruction") == 0)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/cache/index%d/level", c->id, i);
+        int level = read_line(path, buf, sizeof buf) ? atoi(buf) : 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/cache/index%d/shared_cpu_list",
+                 c->id, i);
+        if (level >= 1 && level <= 4 && read_line(path, buf, sizeof buf))
+            c->domain[LANES_DOMAIN_L1 - (level - 1)] = atoi(buf); /* "0-3,8-11" starts low */
+    }
+}
+
+/* The CPUs of the affinity mask with their domains; left NULL when unreadable. */
+static void read_topology(const cpu_set_t *set)
+{
+    machine.cpu = calloc(machine.cpus, sizeof *machine.cpu);
+    if (!machine.cpu)
+        return;
+    unsigned n = 0;
+    for (unsigned id = 0; id < CPU_SETSIZE && n < machine.cpus; id++)
+        if (CPU_ISSET(id, set))
+            machine.cpu[n++].id = id;
+    if (n != machine.cpus) {
+        free(machine.cpu);
+        machine.cpu = NULL;
+        return;
+    }
+    for (unsigned i = 0; i < n; i++)
+        read_domains(&machine.cpu[i]);
+}
+
 static unsigned read_clock_mhz(void)
 {
     char buf[64];
@@ -119,8 +169,11 @@ static void detect(void)
         machine.pci_vendor = 0x1022;
 
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
         machine.cpus = (unsigned)CPU_COUNT(&set);
+        if (machine.cpus)
+            read_topology(&set);
+    }
     if (!machine.cpus) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         machine.cpus = n > 0 ? (unsigned)n : 1;

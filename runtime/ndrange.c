@@ -197,7 +197,8 @@ cl_int lanes_ndrange_run(cl_event cmd)
     /* Chunks small enough for every worker to get several, large enough to amortize claims. */
     size_t chunk = nd->num_groups / (8 * (size_t)lanes_exec_num_workers());
     /* On a sub-device, the work-groups run on its share of the workers. */
-    lanes_exec_range_limited(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1,
-                             cmd->queue->device->compute_units, run_groups, groups_done, cmd);
+    cl_device_id dev = cmd->queue->device;
+    lanes_exec_range_limited(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1, dev->compute_units,
+                             dev->restricted ? &dev->workers : NULL, run_groups, groups_done, cmd);
     return LANES_COMMAND_PENDING;
 }

@@ -3,6 +3,7 @@
 #ifndef LANES_RUNTIME_PLATFORM_H
 #define LANES_RUNTIME_PLATFORM_H
 
+#include "exec/exec.h"
 #include "object.h"
 
 #include <CL/cl_ext.h>
@@ -38,10 +39,19 @@ struct _cl_device_id {
     cl_platform_id platform;
     cl_device_id parent; /* NULL for the root device; retained by a sub-device */
     /* How a sub-device was made: the properties as given, with their 0; none for the root. */
-    cl_device_partition_property partition_type[67];
+    cl_device_partition_property *partition_type; /* owned by a sub-device; NULL for the root */
     size_t partition_type_len;
     char name[160];
     cl_uint compute_units;
+    /*
+     * The workers of its compute units: all of them for the root device. A
+     * sub-device made by affinity domain owns exactly the workers pinned to
+     * its domain's CPUs (`pinned`) and its commands run only there
+     * (`restricted`, inherited by sub-devices made from it by count).
+     */
+    struct lanes_worker_set workers;
+    bool pinned;
+    bool restricted;
     cl_ulong global_mem_size;
     cl_ulong max_alloc_size;
     cl_ulong local_mem_size;
@@ -90,8 +100,10 @@ bool lanes_device_type_matches(cl_device_type type);
 /*
  * A sub-device of `parent` with `compute_units` of its workers, made by the
  * partition `props` (`len` entries with the final 0); NULL when out of memory.
+ * With `workers` (an affinity domain), exactly those workers.
  */
 cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,
+                                     const struct lanes_worker_set *workers,
                                      const cl_device_partition_property *props, size_t len);
 
 /* Drops a reference to a device; the last one of a sub-device frees it. */

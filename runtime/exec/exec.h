@@ -24,6 +24,25 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* More threads than this is a typo in LANES_NUM_THREADS, not a machine. */
+#define LANES_EXEC_MAX_WORKERS 1024
+
+/* A set of workers by index: the ones a sub-device made by affinity domain owns. */
+struct lanes_worker_set {
+    uint64_t bits[LANES_EXEC_MAX_WORKERS / 64];
+};
+
+static inline bool lanes_worker_set_has(const struct lanes_worker_set *s, unsigned i)
+{
+    return i < LANES_EXEC_MAX_WORKERS && (s->bits[i / 64] >> (i % 64) & 1);
+}
+
+static inline void lanes_worker_set_add(struct lanes_worker_set *s, unsigned i)
+{
+    s->bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
 
 /*
  * Worker threads the pool runs: LANES_NUM_THREADS when set, else the CPUs
@@ -59,7 +78,8 @@ struct lanes_range {
     atomic_size_t claim; /* the next unclaimed item */
     atomic_uint users;   /* threads inside the range; the last one calls done */
     unsigned max_users;  /* workers that may run it at once (a sub-device's share) */
-    bool listed;         /* guarded by the pool lock */
+    const struct lanes_worker_set *only; /* the workers that may run it; NULL: any thread */
+    bool listed;                         /* guarded by the pool lock */
 };
 
 /*
@@ -86,11 +106,29 @@ bool lanes_exec_help(void);
 
 /*
  * lanes_exec_range with at most `max_workers` threads (the caller included)
- * in the range at once: how a sub-device's command keeps to its share.
+ * in the range at once: how a sub-device's command keeps to its share. With
+ * `only`, just the workers of that set run chunks (the set must outlive the
+ * range); a caller outside it lists the range and returns at once, and
+ * `done` runs on the last of those workers.
  */
 void lanes_exec_range_limited(struct lanes_range *r, size_t n_items, size_t chunk,
-                              unsigned max_workers, lanes_range_fn fn, lanes_range_done done,
-                              void *ctx);
+                              unsigned max_workers, const struct lanes_worker_set *only,
+                              lanes_range_fn fn, lanes_range_done done, void *ctx);
+
+/*
+ * True when every worker can be pinned to a CPU of its own: the pool has
+ * exactly one worker per CPU of the process's affinity mask and the machine's
+ * topology is known. Worker i then belongs to lanes_machine()->cpu[i].
+ */
+bool lanes_exec_can_pin(void);
+
+/*
+ * Pins every worker to its CPU (once; later calls return at once), so that
+ * a set of workers is a set of cores. Done when the first sub-device by
+ * affinity domain is made, not before: unpinned threads let the OS balance
+ * a busy machine. False when lanes_exec_can_pin() is false or pinning failed.
+ */
+bool lanes_exec_pin(void);
 
 /* The index of the calling worker in [0, lanes_exec_num_workers()), or -1. */
 int lanes_exec_worker_index(void);

@@ -10,11 +10,11 @@
 #include "../machine.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-/* More threads than this is a typo in LANES_NUM_THREADS, not a machine. */
-#define MAX_WORKERS 1024
+#define MAX_WORKERS LANES_EXEC_MAX_WORKERS
 
 static struct {
     pthread_mutex_t lock;
@@ -81,8 +81,10 @@ static void range_leave(struct lanes_range *r)
 static bool work_one(void)
 {
     struct lanes_range *r = pool.ranges;
-    while (r && atomic_load_explicit(&r->users, memory_order_relaxed) >= r->max_users)
-        r = r->next; /* full: its share of workers is inside */
+    while (r && (atomic_load_explicit(&r->users, memory_order_relaxed) >= r->max_users ||
+                 (r->only &&
+                  (worker_index < 0 || !lanes_worker_set_has(r->only, (unsigned)worker_index)))))
+        r = r->next; /* full (its share of workers is inside), or not ours to run */
     if (r) {
         atomic_fetch_add_explicit(&r->users, 1, memory_order_relaxed);
         pthread_mutex_unlock(&pool.lock);
@@ -157,6 +159,37 @@ __attribute__((destructor)) static void stop(void)
     pool.threads = NULL;
 }
 
+bool lanes_exec_can_pin(void)
+{
+    const struct lanes_machine *m = lanes_machine();
+    return m->cpu && lanes_exec_num_workers() == m->cpus;
+}
+
+static bool pinned;
+
+static void pin_workers(void)
+{
+    const struct lanes_machine *m = lanes_machine();
+    bool ok = pool.count == m->cpus;
+    for (unsigned i = 0; ok && i < pool.count; i++) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(m->cpu[i].id, &set);
+        ok = pthread_setaffinity_np(pool.threads[i], sizeof set, &set) == 0;
+    }
+    pinned = ok;
+}
+
+bool lanes_exec_pin(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    if (!lanes_exec_can_pin())
+        return false;
+    pthread_once(&pool_once, start);
+    pthread_once(&once, pin_workers);
+    return pinned;
+}
+
 bool lanes_exec_help(void)
 {
     pthread_mutex_lock(&pool.lock);
@@ -190,12 +223,12 @@ void lanes_exec_submit(struct lanes_task *task)
 void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes_range_fn fn,
                       lanes_range_done done, void *ctx)
 {
-    lanes_exec_range_limited(r, n_items, chunk, MAX_WORKERS + 1, fn, done, ctx);
+    lanes_exec_range_limited(r, n_items, chunk, MAX_WORKERS + 1, NULL, fn, done, ctx);
 }
 
 void lanes_exec_range_limited(struct lanes_range *r, size_t n_items, size_t chunk,
-                              unsigned max_workers, lanes_range_fn fn, lanes_range_done done,
-                              void *ctx)
+                              unsigned max_workers, const struct lanes_worker_set *only,
+                              lanes_range_fn fn, lanes_range_done done, void *ctx)
 {
     if (n_items == 0) {
         done(ctx);
@@ -214,9 +247,30 @@ void lanes_exec_range_limited(struct lanes_range *r, size_t n_items, size_t chun
     r->n = n_items;
     r->chunk = chunk;
     atomic_init(&r->claim, 0);
-    atomic_init(&r->users, 1); /* the caller */
     r->max_users = max_workers ? max_workers : 1;
+    r->only = only;
     r->listed = false;
+    bool join = !only || (worker_index >= 0 && lanes_worker_set_has(only, (unsigned)worker_index));
+    if (!join) {
+        /* Handed to the set's workers; the last of them to leave calls done. */
+        atomic_init(&r->users, 0);
+        pthread_mutex_lock(&pool.lock);
+        if (!pool.stop) {
+            r->listed = true;
+            r->next = pool.ranges;
+            pool.ranges = r;
+            pthread_cond_broadcast(&pool.wake);
+            pthread_mutex_unlock(&pool.lock);
+            return;
+        }
+        pthread_mutex_unlock(&pool.lock);
+        /* Tearing down: no worker will come, run it here. */
+        atomic_init(&r->users, 1);
+        range_work(r);
+        range_leave(r);
+        return;
+    }
+    atomic_init(&r->users, 1); /* the caller */
     if (n_items > chunk && r->max_users > 1) {
         pthread_mutex_lock(&pool.lock);
         r->listed = !pool.stop;

@@ -400,9 +400,9 @@ static void query_errors(void **state)
     cl_uint refs;
     GET(dev, CL_DEVICE_REFERENCE_COUNT, refs);
     assert_int_equal(refs, 1);
-    /* Affinity domains are not offered (tests/api/test_subdevice.c covers the others). */
-    const cl_device_partition_property affinity[] = {
-        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0};
+    /* An affinity domain that is not one: CL_INVALID_VALUE (test_affinity.c covers the rest). */
+    const cl_device_partition_property affinity[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                                     (cl_device_partition_property)1 << 20, 0};
     cl_device_id sub[4];
     assert_int_equal(clCreateSubDevices(dev, affinity, 4, sub, NULL), CL_INVALID_VALUE);
 }

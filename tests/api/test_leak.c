@@ -103,7 +103,94 @@ static void cycle(cl_device_id dev)
     assert_int_equal(clFinish(q2), CL_SUCCESS);
     clReleaseEvent(stopped);
     clReleaseEvent(bad);
+
+    /* Shared virtual memory: commands on it, clEnqueueSVMFree with and without a callback. */
+    char *svm = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 4096, 0);
+    char *fine = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, 4096, 0);
+    assert_non_null(svm);
+    assert_non_null(fine);
+    assert_int_equal(clEnqueueSVMMemFill(q2, svm, &v, sizeof v, 4096, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueSVMMemcpy(q2, CL_FALSE, fine, svm, 4096, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueSVMMap(q2, CL_FALSE, CL_MAP_READ, svm, 64, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueSVMUnmap(q2, svm, 0, NULL, NULL), CL_SUCCESS);
+    const void *ptrs[] = {svm};
+    assert_int_equal(clEnqueueSVMMigrateMem(q2, 1, ptrs, NULL, 0, 0, NULL, NULL), CL_SUCCESS);
+    void *to_free[] = {svm};
+    assert_int_equal(clEnqueueSVMFree(q2, 1, to_free, NULL, NULL, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clFinish(q2), CL_SUCCESS);
+    assert_int_equal(fine[4095], 0);
+    clSVMFree(ctx, fine);
     clReleaseCommandQueue(q2);
+    clReleaseContext(ctx);
+
+    /* Sub-devices by count, and by affinity domain where the machine has one. */
+    const cl_device_partition_property counts[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1,
+                                                   CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    const cl_device_partition_property domain[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                                   CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0};
+    cl_device_id subs[256];
+    cl_uint n = 0;
+    if (clCreateSubDevices(dev, counts, 1, subs, NULL) == CL_SUCCESS) {
+        cl_context sub_ctx = clCreateContext(NULL, 1, subs, NULL, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        clReleaseDevice(subs[0]);
+        clReleaseContext(sub_ctx);
+    }
+    if (clCreateSubDevices(dev, domain, 256, subs, &n) == CL_SUCCESS)
+        for (cl_uint i = 0; i < n; i++)
+            clReleaseDevice(subs[i]);
+}
+
+/* Programs, kernels and their launches: built, run, cloned and released. */
+static void program_cycle(cl_device_id dev)
+{
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    const char *src = "kernel void k(global int *x, local int *t, int v) {\n"
+                      "  t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  x[get_global_id(0)] = t[get_local_size(0) - 1 - get_local_id(0)]; }\n";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    assert_int_equal(clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_kernel clone = clCloneKernel(k, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem m = test_buffer(ctx, 0, 256 * sizeof(int), NULL);
+    int v = 7;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, 64 * sizeof(int), NULL), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof v, &v), CL_SUCCESS);
+    size_t global = 256, local = 64;
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    /* The kernel is released while its command may still be queued. */
+    clReleaseKernel(k);
+    int out[256];
+    assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(out[255], 7);
+    size_t size;
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+                     CL_SUCCESS);
+    unsigned char *bin = malloc(size);
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+    cl_program from_bin =
+        clCreateProgramWithBinary(ctx, 1, &dev, &size, (const unsigned char **)&bin, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clBuildProgram(from_bin, 1, &dev, NULL, NULL, NULL), CL_SUCCESS);
+    free(bin);
+    const char *broken = "kernel void broken( {";
+    cl_program bad = clCreateProgramWithSource(ctx, 1, &broken, NULL, &err);
+    assert_int_equal(clBuildProgram(bad, 1, &dev, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    clReleaseProgram(bad);
+    clReleaseProgram(from_bin);
+    clReleaseKernel(clone);
+    clReleaseMemObject(m);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
     clReleaseContext(ctx);
 }
 
@@ -113,6 +200,8 @@ static void create_release_cycles(void **state)
     cl_device_id dev = lanes_test_device();
     for (int i = 0; i < 20; i++)
         cycle(dev);
+    for (int i = 0; i < 3; i++)
+        program_cycle(dev);
     /* Every callback of the cycles runs: 2 destructors, 3 event callbacks each. */
     assert_int_equal(wait_for_counter(&callbacks, 20 * 5), 20 * 5);
 }
