@@ -208,3 +208,33 @@ int lanes_builtins_link(LLVMModuleRef m, char **log)
     lanes_jit_set_host_attributes(m);
     return 0;
 }
+
+int lanes_builtins_check_undefined(LLVMModuleRef m, char **log)
+{
+    size_t size = 0;
+    const char *why = NULL;
+    const char *blob = library_for_host(&size, &why);
+    int rc = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) != 0 || !LLVMGetFirstUse(f))
+            continue;
+        size_t length = 0;
+        const char *name = LLVMGetValueName2(f, &length);
+        /* Built-ins are overloadable, hence mangled: resolved when kernels are specialized. */
+        if (length >= 2 && name[0] == '_' && name[1] == 'Z')
+            continue;
+        if (lanes_builtins_is_runtime_symbol(name) || (blob && chunk_of(blob, name, length) >= 0))
+            continue;
+        char line[512];
+        snprintf(line, sizeof line, "error: undefined function '%.*s': no input defines it\n",
+                 (int)(length > 400 ? 400 : length), name);
+        size_t old = *log ? strlen(*log) : 0;
+        char *grown = realloc(*log, old + strlen(line) + 1);
+        if (grown) {
+            strcpy(grown + old, line);
+            *log = grown;
+        }
+        rc = -1;
+    }
+    return rc;
+}

@@ -14,6 +14,15 @@
  */
 int lanes_builtins_link(LLVMModuleRef m, char **log);
 
+/*
+ * Reports in *log (appended, malloc'd) every function an executable calls
+ * that neither it nor the built-in library defines; returns 0 when there is
+ * none, -1 otherwise. OpenCL C's own functions are not overloadable, so
+ * their names are not mangled: an unmangled declaration the library lacks
+ * is a user function no input defined.
+ */
+int lanes_builtins_check_undefined(LLVMModuleRef m, char **log);
+
 /* A function the built-in library calls outside itself (SLEEF), and its address. */
 struct lanes_runtime_symbol {
     const char *name;

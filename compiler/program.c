@@ -7,6 +7,7 @@
  */
 #include "program.h"
 
+#include "builtins.h"
 #include "cache.h"
 #include "host.h"
 #include "frontend/frontend.h"
@@ -340,6 +341,8 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
         append_log(log, "lanes: cannot read the kernels' argument metadata\n");
         return -1;
     }
+    if (executable && lanes_builtins_check_undefined(m, log) != 0)
+        return -1;
     /* An executable's variables are its own: launchers of other programs share the JIT. */
     if (executable)
         internalize_variables(m);

@@ -396,6 +396,57 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
                  user_data);
 }
 
+/* One clLinkProgram, run now or (with a pfn_notify) on a worker. */
+struct link_job {
+    struct lanes_task task; /* first: the pool hands back this pointer */
+    cl_program program;     /* the result; retained while the job is pending */
+    bool create_library;
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *);
+    void *user_data;
+    bool own_inputs; /* the inputs are copies, freed with the job */
+    cl_uint num_inputs;
+    const struct lanes_program_module *inputs[];
+};
+
+static void free_link_job(struct link_job *job)
+{
+    for (cl_uint i = 0; job->own_inputs && i < job->num_inputs; i++)
+        if (job->inputs[i])
+            lanes_program_module_free((struct lanes_program_module *)job->inputs[i]);
+    free(job);
+}
+
+/* Links the inputs into the job's program, records the result and log, then notifies. */
+static bool run_link(struct link_job *job)
+{
+    cl_program p = job->program;
+    char *log = NULL;
+    struct lanes_program_module *m =
+        lanes_program_link(job->inputs, job->num_inputs, !job->create_library, &log);
+    pthread_mutex_lock(&p->lock);
+    set_string(&p->log, log);
+    p->module = m;
+    p->status = m ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    p->binary_type = !m                    ? CL_PROGRAM_BINARY_TYPE_NONE
+                     : job->create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                           : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    pthread_mutex_unlock(&p->lock);
+    free(log);
+    if (job->pfn_notify)
+        job->pfn_notify(p, job->user_data);
+    return m != NULL;
+}
+
+/* The pool's side of an asynchronous link. */
+static void run_link_task(struct lanes_task *task)
+{
+    struct link_job *job = (struct link_job *)task;
+    cl_program p = job->program;
+    run_link(job);
+    free_link_job(job);
+    lanes_program_release(p);
+}
+
 CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
                                                   const cl_device_id *device_list,
                                                   const char *options, cl_uint num_input_programs,
@@ -415,18 +466,35 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
                     "no input programs");
     LANES_CHECK_OBJ(pfn_notify || !user_data, CL_INVALID_VALUE, errcode_ret,
                     "user_data without pfn_notify");
-    const struct lanes_program_module *inputs[num_input_programs];
+    struct link_job *job = calloc(1, sizeof *job + num_input_programs * sizeof *job->inputs);
+    LANES_CHECK_OBJ(job, CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the link");
+    job->num_inputs = num_input_programs;
+    /* An asynchronous link reads copies: an input may be compiled again meanwhile. */
+    job->own_inputs = pfn_notify != NULL;
     for (cl_uint i = 0; i < num_input_programs; i++) {
         cl_program in = input_programs[i];
-        LANES_CHECK_OBJ(lanes_program_valid(in) && in->context == context, CL_INVALID_PROGRAM,
-                        errcode_ret, "an input is not a program of the context");
+        if (!lanes_program_valid(in) || in->context != context) {
+            free_link_job(job);
+            LANES_FAIL_OBJ(CL_INVALID_PROGRAM, errcode_ret,
+                           "an input is not a program of the context");
+        }
         pthread_mutex_lock(&in->lock);
-        bool linkable = in->module && (in->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
-                                       in->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
-        inputs[i] = in->module;
+        const struct lanes_program_module *m = in->module;
+        bool linkable = m && (in->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                              in->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        if (linkable && job->own_inputs)
+            m = lanes_program_module_from_bitcode(m->bitcode, m->bitcode_size);
+        job->inputs[i] = m;
         pthread_mutex_unlock(&in->lock);
-        LANES_CHECK_OBJ(linkable, CL_INVALID_OPERATION, errcode_ret,
-                        "an input has no compiled object or library");
+        if (!linkable) {
+            free_link_job(job);
+            LANES_FAIL_OBJ(CL_INVALID_OPERATION, errcode_ret,
+                           "an input has no compiled object or library");
+        }
+        if (!m) {
+            free_link_job(job);
+            LANES_FAIL_OBJ(CL_OUT_OF_HOST_MEMORY, errcode_ret, "copying an input");
+        }
     }
     cl_device_id dev = context->devices[0];
     struct lanes_options opts;
@@ -434,33 +502,35 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
                             dev->opencl_c_versions.count, &opts) != 0 ||
         (opts.enable_link_options && !opts.create_library)) {
         lanes_options_free(&opts);
+        free_link_job(job);
         LANES_FAIL_OBJ(CL_INVALID_LINKER_OPTIONS, errcode_ret,
                        "unknown option, or -enable-link-options without -create-library");
     }
-    cl_program p = program_new(context);
+    job->create_library = opts.create_library;
+    lanes_options_free(&opts);
+    cl_program p = job->program = program_new(context);
     if (!p) {
-        lanes_options_free(&opts);
+        free_link_job(job);
         LANES_FAIL_OBJ(CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the program");
     }
-    /* The inputs' modules stay valid: their programs cannot be rebuilt while we read them. */
-    char *log = NULL;
-    struct lanes_program_module *m =
-        lanes_program_link(inputs, num_input_programs, !opts.create_library, &log);
     set_string(&p->options, options);
-    set_string(&p->log, log);
-    free(log);
-    p->module = m;
-    p->status = m ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-    p->binary_type = !m                    ? CL_PROGRAM_BINARY_TYPE_NONE
-                     : opts.create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
-                                           : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    p->status = CL_BUILD_IN_PROGRESS;
     p->uniform_work_groups = input_programs[0]->uniform_work_groups;
     p->kernel_arg_info = input_programs[0]->kernel_arg_info;
-    lanes_options_free(&opts);
-    if (pfn_notify)
-        pfn_notify(p, user_data);
+    job->pfn_notify = pfn_notify;
+    job->user_data = user_data;
+    if (pfn_notify) {
+        /* The program is returned at once; the callback tells when the link is done. */
+        lanes_program_retain(p);
+        job->task.run = run_link_task;
+        lanes_exec_submit(&job->task);
+        lanes_set_error(errcode_ret, CL_SUCCESS);
+        return p;
+    }
+    bool ok = run_link(job);
+    free_link_job(job);
     /* A failed link still returns its program, so that its log can be read. */
-    lanes_set_error(errcode_ret, m ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
+    lanes_set_error(errcode_ret, ok ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
     return p;
 }
 

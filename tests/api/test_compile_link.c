@@ -129,6 +129,100 @@ static void asynchronous_compile(void **state)
         clReleaseProgram(progs[i]);
 }
 
+static atomic_int linked;
+static _Atomic(cl_program) linked_program;
+
+static void CL_CALLBACK on_linked(cl_program p, void *user)
+{
+    cl_build_status status;
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+    atomic_store(&linked_program, p);
+    atomic_store(&linked, status == CL_BUILD_SUCCESS ? *(int *)user : -1);
+}
+
+static int wait_linked(void)
+{
+    for (int i = 0; i < 30000 && atomic_load(&linked) == 0; i++)
+        usleep(1000);
+    return atomic_load(&linked);
+}
+
+/*
+ * With a callback, clLinkProgram returns its program at once and links in
+ * the background; an input compiled again meanwhile does not disturb it,
+ * and a failed link reports through the callback and the log.
+ */
+static void asynchronous_link(void **state)
+{
+    (void)state;
+    cl_program header = source_program("#define OFFSET 7\n");
+    const char *names[] = {"defs.h"};
+    cl_program a = source_program(helper_src), b = source_program(kernel_src);
+    assert_int_equal(clCompileProgram(a, 0, NULL, "-DSCALE=3", 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clCompileProgram(b, 0, NULL, NULL, 1, &header, names, NULL, NULL), CL_SUCCESS);
+    cl_program objects[] = {a, b};
+    cl_int err = 1;
+    int tag = 5;
+    atomic_store(&linked, 0);
+    cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 2, objects, on_linked, &tag, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_non_null(exe);
+    /* The input changes at once; the link reads what it was at the call. */
+    assert_int_equal(clCompileProgram(a, 0, NULL, "-DSCALE=100", 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(wait_linked(), 5);
+    assert_ptr_equal(atomic_load(&linked_program), exe);
+    assert_int_equal(binary_type(exe), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_runs(exe);
+
+    /* A link that fails: the callback runs and the program's log says why. */
+    cl_program only_b = b;
+    atomic_store(&linked, 0);
+    cl_program bad = clLinkProgram(ctx, 0, NULL, NULL, 1, &only_b, on_linked, &tag, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(wait_linked(), -1);
+    cl_build_status status;
+    assert_int_equal(
+        clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL),
+        CL_SUCCESS);
+    assert_int_equal(status, CL_BUILD_ERROR);
+    char log[4096];
+    assert_int_equal(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "helper"));
+    cl_program progs[] = {bad, exe, a, b, header};
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+        clReleaseProgram(progs[i]);
+}
+
+/* A function declared and called but defined by no input fails the build or link, saying which. */
+static void undefined_function(void **state)
+{
+    (void)state;
+    cl_program p = source_program("int helper(int x);\n"
+                                  "kernel void k(global int *o) { o[0] = helper(OFFSET); }\n");
+    char opts[] = "-DOFFSET=7";
+    assert_int_equal(clBuildProgram(p, 0, NULL, opts, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[4096];
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "undefined function 'helper'"));
+    assert_int_equal(clCompileProgram(p, 0, NULL, opts, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    cl_int err;
+    cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 1, &p, NULL, NULL, &err);
+    assert_int_equal(err, CL_LINK_PROGRAM_FAILURE);
+    assert_int_equal(clGetProgramBuildInfo(exe, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "undefined function 'helper'"));
+    /* A library may leave it undefined: the executable linked from it will not. */
+    cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &p, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clReleaseProgram(lib);
+    clReleaseProgram(exe);
+    clReleaseProgram(p);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -180,8 +274,9 @@ static void errors(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(compile_and_link),
-                                       cmocka_unit_test(asynchronous_compile),
-                                       cmocka_unit_test(errors)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compile_and_link), cmocka_unit_test(asynchronous_compile),
+        cmocka_unit_test(asynchronous_link), cmocka_unit_test(undefined_function),
+        cmocka_unit_test(errors)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
