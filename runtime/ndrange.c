@@ -15,6 +15,7 @@
 #include "sched/sched.h"
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,8 @@
 struct frame_chunk {
     struct frame_chunk *next;
     size_t size, used;
-    char data[];
+    /* Frames hold vectors (a uchar16 argument, AVX-512 spills): align them as chunks are. */
+    alignas(64) char data[];
 };
 
 struct arena {
