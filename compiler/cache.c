@@ -12,9 +12,11 @@
 #include "host.h"
 #include "sha256.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +28,53 @@
 static const char program_kind[8] = "LANESPRG", object_kind[8] = "LANESOBJ";
 enum { HEADER = 8 + 8 + 32 };
 
+/* This library's GNU build ID (the linker's hash of its contents), found once. */
+static struct {
+    pthread_once_t once;
+    unsigned char bytes[64];
+    size_t size; /* 0: none found */
+} build_id = {.once = PTHREAD_ONCE_INIT};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *self_base)
+{
+    (void)size;
+    if ((void *)info->dlpi_addr != self_base)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            const char *desc = p + sizeof *nh + ((nh->n_namesz + 3) & ~3u);
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                memcmp(p + sizeof *nh, "GNU", 4) == 0 && nh->n_descsz <= sizeof build_id.bytes &&
+                desc + nh->n_descsz <= end) {
+                memcpy(build_id.bytes, desc, nh->n_descsz);
+                build_id.size = nh->n_descsz;
+                return 1;
+            }
+            p = desc + ((nh->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;
+}
+
+static void read_build_id(void)
+{
+    Dl_info info;
+    if (dladdr((void *)read_build_id, &info) && info.dli_fbase)
+        dl_iterate_phdr(find_build_id, info.dli_fbase);
+}
+
 /* The cache directory (created), or false when the cache is off or unusable. */
 static bool cache_dir(char *out, size_t size)
 {
+    /* Without a build ID two builds of one version could not be told apart: no cache. */
+    pthread_once(&build_id.once, read_build_id);
+    if (!build_id.size)
+        return false;
     /* Off for "0", "no", "off" and "false"; on when unset or anything else (README). */
     const char *v = getenv("LANES_CACHE");
     if (v && (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0 ||
@@ -82,6 +128,9 @@ void lanes_cache_key_of(struct lanes_cache_key *key, const void *const *parts, c
     lanes_sha256_init(&h);
     hash_field(&h, "lanes-cache-3", 13); /* bumped when a build's output changes */
     hash_field(&h, LANES_VERSION_STRING, strlen(LANES_VERSION_STRING));
+    /* The build, not only the version: a rebuilt library (built-ins changed) must miss. */
+    pthread_once(&build_id.once, read_build_id);
+    hash_field(&h, build_id.bytes, build_id.size);
     const char *isa = lanes_host()->isa_key;
     hash_field(&h, isa, strlen(isa));
     for (size_t i = 0; i < n; i++)

@@ -29,32 +29,51 @@ CONST float4 cross(float4 a, float4 b)
 }
 
 // length scales by the largest magnitude when the squares would overflow or
-// lose precision to underflow; distance and normalize build on it.
+// lose precision to underflow; normalize always does; distance builds on length.
 #define GEOMETRIC(n, k, unused)                                                                    \
+    /*                                                                                             \
+     * p times a power of two (exact) that brings its largest magnitude m (finite, not 0) into     \
+     * [1, 2): no square then overflows, and no element loses bits the result keeps. *undo is     \
+     * the inverse factor.                                                                          \
+     */                                                                                            \
+    static inline float##n scaled_##k##n(float##n p, float m, float *undo)                        \
+    {                                                                                              \
+        float pre = m > 0x1p64f ? 0x1p-64f : m < 0x1p-64f ? 0x1p64f : 1.0f;                        \
+        uint e = as_uint(m * pre) >> 23; /* a normal number's biased exponent, 42 to 191 */        \
+        *undo = as_float(e << 23) * (1.0f / pre);                                                  \
+        return p * pre * as_float((254u - e) << 23);                                               \
+    }                                                                                              \
     CONST float length(float##n p)                                                                 \
     {                                                                                              \
         float l2 = dot(p, p);                                                                      \
         if (l2 < INFINITY && l2 > 0x1p-100f)                                                       \
             return __builtin_elementwise_sqrt(l2);                                                 \
-        float##n a = __builtin_elementwise_abs(p);                                                 \
-        float m = MAX_ELEMENT_##k(a);                                                              \
+        float m = MAX_ELEMENT_##k(__builtin_elementwise_abs(p));                                   \
         if (m == 0.0f || m == INFINITY || m != m)                                                  \
             return m == 0.0f ? 0.0f : m + dot(p, p); /* NaN stays NaN */                           \
-        float##n q = p * (1.0f / m);                                                               \
-        return m * __builtin_elementwise_sqrt(dot(q, q));                                          \
+        float undo;                                                                                \
+        float##n q = scaled_##k##n(p, m, &undo);                                                   \
+        return __builtin_elementwise_sqrt(dot(q, q)) * undo;                                       \
     }                                                                                              \
     CONST float distance(float##n p0, float##n p1)                                                 \
     {                                                                                              \
         return length(p0 - p1);                                                                    \
     }                                                                                              \
+    /* Scaled by a power of two first (exact), so that neither tiny nor huge p loses precision. */ \
     CONST float##n normalize(float##n p)                                                           \
     {                                                                                              \
         float##n a = __builtin_elementwise_abs(p);                                                 \
-        if (MAX_ELEMENT_##k(a) == INFINITY) /* infinities: 1 there, 0 elsewhere */                 \
+        float m = MAX_ELEMENT_##k(a);                                                              \
+        if (m == INFINITY) { /* infinities: 1 there, 0 elsewhere */                                \
             p = __builtin_elementwise_copysign(a == INFINITY ? (float##n)1.0f : (float##n)0.0f,    \
                                                p);                                                 \
-        float l = length(p);                                                                       \
-        return l == 0.0f ? p : p / l;                                                              \
+            m = 1.0f;                                                                              \
+        }                                                                                          \
+        if (m == 0.0f || m != m)                                                                   \
+            return m == 0.0f ? p : p + m; /* zero stays as is, NaN stays NaN */                    \
+        float undo;                                                                                \
+        float##n q = scaled_##k##n(p, m, &undo);                                                   \
+        return q / __builtin_elementwise_sqrt(dot(q, q));                                          \
     }                                                                                              \
     CONST float fast_length(float##n p)                                                            \
     {                                                                                              \
