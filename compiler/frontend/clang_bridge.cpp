@@ -13,6 +13,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/TextDiagnosticBuffer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Option/ArgList.h>
@@ -30,6 +31,10 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+// compiler/frontend/lanes_extensions.h, embedded by lanes_extensions.S:
+// its bytes, then a NUL, then the end symbol.
+extern "C" const char lanes_extensions_header[], lanes_extensions_header_end[];
 
 namespace
 {
@@ -130,18 +135,11 @@ arg_vector fixed_args(const process_info &proc, const lanes_frontend_request &re
     return a;
 }
 
-// Features whose macros opencl-c-base.h alone defines, and only for SPIR
-// targets: Clang's -cl-ext accepts them but defines nothing, and its tables
-// declare their built-ins (the atomics without _explicit, the work-group
-// collectives) only when the macro is defined. The last -cl-ext of the
-// caller decides; each feature it turns on becomes a -D.
-arg_vector header_only_feature_defines(const arg_vector &caller)
+// The state of each of `names` after the caller's -cl-ext arguments, read
+// as Clang reads them: in order, "+name" on, "-name" off, "+all"/"-all" all.
+std::vector<bool> cl_ext_state(const arg_vector &caller, const char *const *names, size_t count)
 {
-    static const char *const header_only[] = {
-        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-        "__opencl_c_work_group_collective_functions", "__opencl_c_read_write_images"};
-    constexpr size_t count = sizeof header_only / sizeof *header_only;
-    bool on[count] = {};
+    std::vector<bool> on(count, false);
     for (const std::string &arg : caller) {
         llvm::StringRef a(arg);
         if (!a.consume_front("-cl-ext="))
@@ -153,15 +151,86 @@ arg_vector header_only_feature_defines(const arg_vector &caller)
             if (!plus)
                 item.consume_front("-");
             for (size_t i = 0; i < count; i++)
-                if (item == "all" || item == header_only[i])
+                if (item == "all" || item == names[i])
                     on[i] = plus;
         }
     }
+    return on;
+}
+
+// Features whose macros opencl-c-base.h alone defines, and only for SPIR
+// targets: Clang's -cl-ext accepts them but defines nothing, and its tables
+// declare their built-ins (the atomics without _explicit, the work-group
+// collectives) only when the macro is defined. The last -cl-ext of the
+// caller decides; each feature it turns on becomes a -D.
+arg_vector header_only_feature_defines(const arg_vector &caller)
+{
+    static const char *const header_only[] = {
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+        "__opencl_c_work_group_collective_functions", "__opencl_c_read_write_images"};
+    constexpr size_t count = sizeof header_only / sizeof *header_only;
+    const std::vector<bool> on = cl_ext_state(caller, header_only, count);
     arg_vector defines;
     for (size_t i = 0; i < count; i++)
         if (on[i])
             defines.push_back(std::string("-D") + header_only[i] + "=1");
     return defines;
+}
+
+// The extensions whose built-ins Clang's tables lack, declared by
+// lanes_extensions.h. Clang 19 defines the macros of the first two itself,
+// from OpenCL C 1.2 on; it accepts the others in -cl-ext but defines
+// nothing, so the bridge defines them, under the same condition since they
+// require cl_intel_subgroups.
+constexpr const char *header_extensions[] = {"cl_intel_subgroups", "cl_intel_subgroups_short",
+                                             "cl_intel_subgroups_char", "cl_intel_subgroups_long",
+                                             "cl_intel_subgroup_local_block_io"};
+constexpr size_t clang_defined_header_extensions = 2;
+
+// Where the header lives in the in-memory file system: a directory no -I
+// names, so that programs can neither include it again nor shadow it.
+constexpr const char *extensions_header_path = "/lanes-builtin/lanes_extensions.h";
+
+// Whether the program may name a built-in of lanes_extensions.h. Its ~300
+// declarations cost 5 ms, more than the rest of a small program's parse,
+// and every name in it begins with "intel": a program that never spells
+// that, in its source or its arguments (-D ones, say; -cl-ext names the
+// extensions), cannot call one, unless it includes a file (#include, or
+// Clang's #import), not read here.
+bool may_call_extension_builtins(const lanes_frontend_request &req, const arg_vector &caller)
+{
+    auto mentions = [](llvm::StringRef text) {
+        return text.contains("intel") || text.contains("include") || text.contains("import");
+    };
+    if (mentions(llvm::StringRef(req.source.text ? req.source.text : "",
+                                 req.source.text ? req.source.size : 0)))
+        return true;
+    return std::any_of(caller.begin(), caller.end(), [&](const std::string &arg) {
+        return !llvm::StringRef(arg).starts_with("-cl-ext=") && mentions(arg);
+    });
+}
+
+// Adds to `ci` what the extensions of lanes_extensions.h that the caller's
+// -cl-ext turns on need: the macros Clang does not define and, when the
+// program may call their built-ins, the header. Returns whether it is
+// included; no extension on, nothing is done (no cost).
+bool add_extensions_header(clang::CompilerInstance &ci, const lanes_frontend_request &req,
+                           const arg_vector &caller)
+{
+    constexpr size_t count = sizeof header_extensions / sizeof *header_extensions;
+    const std::vector<bool> on = cl_ext_state(caller, header_extensions, count);
+    if (std::find(on.begin(), on.end(), true) == on.end() ||
+        ci.getLangOpts().getOpenCLCompatibleVersion() < 120)
+        return false;
+    clang::PreprocessorOptions &pp = ci.getPreprocessorOpts();
+    for (size_t i = clang_defined_header_extensions; i < count; i++)
+        if (on[i])
+            pp.addMacroDef(std::string(header_extensions[i]) + "=1");
+    if (!may_call_extension_builtins(req, caller))
+        return false;
+    // After -finclude-default-header's opencl-c-base.h, whose types it uses.
+    pp.Includes.push_back(extensions_header_path);
+    return true;
 }
 
 // OpenCL C's usual -O2 code generation (TBAA, lifetime markers, none of the
@@ -309,6 +378,14 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
         if (!memory->addFile(name, 0, llvm::MemoryBuffer::getMemBufferCopy(text, name)))
             report(diags, "in-memory file '" + name + "' is given twice with different contents");
     };
+    if (add_extensions_header(ci, req, caller)) {
+        // First, so that a caller's file of the same name is the one refused.
+        // Embedded with a NUL after its last byte: no copy needed.
+        llvm::StringRef text(lanes_extensions_header,
+                             lanes_extensions_header_end - lanes_extensions_header - 1);
+        memory->addFile(extensions_header_path, 0,
+                        llvm::MemoryBuffer::getMemBuffer(text, extensions_header_path));
+    }
     add_file(req.source, source_name);
     for (size_t i = 0; i < req.num_headers; i++) {
         const lanes_frontend_file &h = req.headers[i];
