@@ -284,6 +284,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         free(name);
         return NULL;
     }
+    lanes_make_division_safe(kernel);
     uint64_t items = spec->local_size[0] * spec->local_size[1] * spec->local_size[2];
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     *coroutine = lanes_has_barrier(kernel) && items > spec->width;

@@ -31,6 +31,9 @@ void lanes_make_coroutine(LLVMValueRef sg);
 /* Lowers the work-item built-in calls in `sg` (compiler/workitem.c). */
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec);
 
+/* Makes every integer division of `fn` safe from x / 0 and INT_MIN / -1 (compiler/division.c). */
+void lanes_make_division_safe(LLVMValueRef fn);
+
 /* True when `fn` calls a work-group barrier (directly; callees are inlined first). */
 bool lanes_has_barrier(LLVMValueRef fn);
 

@@ -409,9 +409,56 @@ static void test_concurrent_kernels(void)
     clReleaseProgram(p);
 }
 
+/*
+ * Integer division by zero and INT_MIN / -1 are undefined in value only: the
+ * kernel runs (x86 would trap), and every other quotient is right.
+ */
+static void test_division(void)
+{
+    cl_program p = kt_build(
+        "kernel void d(global const int *x, global const int *y, global int *q, global int *r,\n"
+        "              global long *lq, global uint *uq, global int4 *vq) {\n"
+        "    size_t i = get_global_id(0);\n"
+        "    q[i] = x[i] / y[i];\n"
+        "    r[i] = x[i] % y[i];\n"
+        "    lq[i] = (long)x[i] * 4294967296L / (long)y[i];\n"
+        "    uq[i] = (uint)x[i] / (uint)y[i];\n"
+        "    vq[i] = (int4)(x[i]) / (int4)(y[i], 1, 0, -1);\n"
+        "}\n",
+        "");
+    enum { N = 64 };
+    static int x[N], y[N], q[N], r[N];
+    static cl_long lq[N];
+    static cl_uint uq[N];
+    static cl_int vq[4 * N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i % 4 == 0 ? INT32_MIN : (i - 32) * 1000 + 7;
+        y[i] = i % 8 == 0 ? 0 : i % 8 == 4 ? -1 : (i % 5) - 2;
+    }
+    struct kt_arg args[] = {{x, sizeof x, false},  {y, sizeof y, false},   {q, sizeof q, false},
+                            {r, sizeof r, false},  {lq, sizeof lq, false}, {uq, sizeof uq, false},
+                            {vq, sizeof vq, false}};
+    KT_CHECK_CL(kt_run(p, "d", N, args, 7));
+    for (int i = 0; i < N; i++) {
+        if (y[i] == 0 || (y[i] == -1 && x[i] == INT32_MIN))
+            continue; /* undefined values: only running matters */
+        if (q[i] != x[i] / y[i] || r[i] != x[i] % y[i])
+            KT_FAIL("division %d / %d: %d rem %d", x[i], y[i], q[i], r[i]);
+        if (lq[i] != (cl_long)x[i] * 4294967296LL / y[i])
+            KT_FAIL("long division %d: %lld", i, (long long)lq[i]);
+        if (uq[i] != (cl_uint)x[i] / (cl_uint)y[i])
+            KT_FAIL("unsigned division %d: %u", i, uq[i]);
+        if (vq[4 * i] != x[i] / y[i] || vq[4 * i + 1] != x[i] ||
+            (x[i] != INT32_MIN && vq[4 * i + 3] != -x[i]))
+            KT_FAIL("vector division %d", i);
+    }
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     kt_setup();
+    test_division();
     test_ids();
     test_local_memory();
     test_arguments();
