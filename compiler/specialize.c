@@ -123,8 +123,9 @@ static bool refers_to(LLVMValueRef ce, LLVMValueRef v)
 }
 
 /*
- * An instruction computing constant expression `ce` (a GEP or a cast) before
- * its use in `user`, with `old` replaced by `now` in it; NULL for other kinds.
+ * An instruction computing constant expression `ce` (a GEP, a cast or a
+ * binary operation) before its use in `user`, with `old` replaced by `now`
+ * in it; NULL for other kinds.
  */
 static LLVMValueRef materialize(LLVMBuilderRef b, LLVMValueRef user, LLVMValueRef ce,
                                 LLVMValueRef old, LLVMValueRef now)
@@ -149,6 +150,9 @@ static LLVMValueRef materialize(LLVMBuilderRef b, LLVMValueRef user, LLVMValueRe
     }
     if (op >= LLVMTrunc && op <= LLVMAddrSpaceCast)
         return LLVMBuildCast(b, op, ops[0], LLVMTypeOf(ce), "");
+    /* Pointer differences, e.g. &s.field - &s (a sub of two ptrtoints). */
+    if (op >= LLVMAdd && op <= LLVMXor && n == 2)
+        return LLVMBuildBinOp(b, op, ops[0], ops[1], "");
     return NULL;
 }
 

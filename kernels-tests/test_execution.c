@@ -455,9 +455,30 @@ static void test_division(void)
     clReleaseProgram(p);
 }
 
+/* Addresses inside kernel-scope __local structs: offsets as the C layout rules give them. */
+static void test_local_offsets(void)
+{
+    cl_program p = kt_build("typedef struct __attribute__((packed)) { char c; int4 v; } packed_t;\n"
+                            "typedef struct { char c; int4 v; } plain_t;\n"
+                            "kernel void k(global int *out) {\n"
+                            "    local packed_t a;\n"
+                            "    local plain_t b[2];\n"
+                            "    out[0] = (int)((local uchar *)&a.v - (local uchar *)&a);\n"
+                            "    out[1] = (int)((local uchar *)&b[1].v - (local uchar *)&b[0]);\n"
+                            "}\n",
+                            "");
+    int out[2] = {-1, -1};
+    struct kt_arg args[] = {{out, sizeof out, false}};
+    KT_CHECK_CL(kt_run(p, "k", 1, args, 1));
+    if (out[0] != 1 || out[1] != 48)
+        KT_FAIL("local struct offsets %d %d, want 1 48", out[0], out[1]);
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     kt_setup();
+    test_local_offsets();
     test_division();
     test_ids();
     test_local_memory();
