@@ -155,8 +155,17 @@ int lanes_options_parse(const char *text, enum lanes_options_kind kind,
                 f = &flags[k];
         if (f) {
             *(bool *)((char *)o + f->field) = true;
-            if (f->to_clang && add_arg(o, w))
+            /*
+             * Clang's cc1 knows -cl-denorms-are-zero only through its driver, as
+             * single-precision denormals that may be flushed (OpenCL allows, not
+             * requires, the flush).
+             */
+            if (f->to_clang && strcmp(w, "-cl-denorms-are-zero") == 0) {
+                if (add_arg(o, "-fdenormal-fp-math-f32=preserve-sign"))
+                    goto oom;
+            } else if (f->to_clang && add_arg(o, w)) {
                 goto oom;
+            }
             continue;
         }
         if ((accepted & COMPILE) && (w[0] == '-' && (w[1] == 'D' || w[1] == 'I'))) {

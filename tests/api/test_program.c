@@ -3,6 +3,7 @@
 #include "common.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <unistd.h>
 
 static cl_context ctx;
@@ -228,6 +229,26 @@ static void options(void **state)
     assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
                      CL_SUCCESS);
     assert_string_equal(names, "renamed");
+    /* Every optimization option of OpenCL 3.0 (5.8.6.4) builds, alone. */
+    static const char *const optimizations[] = {"-cl-single-precision-constant",
+                                                "-cl-denorms-are-zero",
+                                                "-cl-opt-disable",
+                                                "-cl-mad-enable",
+                                                "-cl-no-signed-zeros",
+                                                "-cl-unsafe-math-optimizations",
+                                                "-cl-finite-math-only",
+                                                "-cl-fast-relaxed-math",
+                                                "-cl-fp32-correctly-rounded-divide-sqrt",
+                                                "-cl-uniform-work-group-size",
+                                                "-cl-no-subgroup-ifp",
+                                                "-w",
+                                                "-Werror"};
+    for (size_t i = 0; i < sizeof optimizations / sizeof *optimizations; i++) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "-DNAME=k -DVALUE=1 -cl-std=CL3.0 %s", optimizations[i]);
+        if (clBuildProgram(p, 0, NULL, opts, NULL, NULL) != CL_SUCCESS)
+            fail_msg("%s does not build: %s", optimizations[i], build_log(p));
+    }
     /* An unknown option is refused and named in the log. */
     assert_int_equal(clBuildProgram(p, 0, NULL, "-DNAME=k -DVALUE=1 -cl-no-such-thing", NULL, NULL),
                      CL_INVALID_BUILD_OPTIONS);
