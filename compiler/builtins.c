@@ -159,6 +159,75 @@ static int link_chunk(LLVMModuleRef m, const char *blob, uint32_t c, char **log)
     return 0;
 }
 
+/* A set of names, small enough (a program's undefined functions) to search in order. */
+struct names {
+    char **items;
+    size_t count, capacity;
+};
+
+static bool names_has(const struct names *s, const char *name)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->items[i], name) == 0)
+            return true;
+    return false;
+}
+
+static int names_add(struct names *s, const char *name)
+{
+    if (s->count == s->capacity) {
+        size_t capacity = s->capacity ? 2 * s->capacity : 64;
+        char **grown = realloc(s->items, capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->items = grown;
+        s->capacity = capacity;
+    }
+    if (!(s->items[s->count] = strdup(name)))
+        return -1;
+    s->count++;
+    return 0;
+}
+
+static void names_free(struct names *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        free(s->items[i]);
+    free(s->items);
+}
+
+/* The program's own definitions (functions and variables), which keep their linkage. */
+struct values {
+    LLVMValueRef *items;
+    size_t count;
+};
+
+static int own_definitions(LLVMModuleRef m, struct values *v)
+{
+    size_t n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        n += !LLVMIsDeclaration(f);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        n += !LLVMIsDeclaration(g);
+    if (!(v->items = malloc((n ? n : 1) * sizeof *v->items)))
+        return -1;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            v->items[v->count++] = f;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g))
+            v->items[v->count++] = g;
+    return 0;
+}
+
+static bool values_has(const struct values *v, LLVMValueRef x)
+{
+    for (size_t i = 0; i < v->count; i++)
+        if (v->items[i] == x)
+            return true;
+    return false;
+}
+
 int lanes_builtins_link(LLVMModuleRef m, char **log)
 {
     size_t size = 0;
@@ -173,24 +242,37 @@ int lanes_builtins_link(LLVMModuleRef m, char **log)
         return -1;
     }
     uint32_t num_chunks = read32(blob + 8);
-    unsigned char *linked = calloc(num_chunks ? num_chunks : 1, 1);
+    unsigned char *linked = malloc(num_chunks ? num_chunks : 1);
     uint32_t *pending = malloc((num_chunks ? num_chunks : 1) * sizeof *pending);
-    int rc = linked && pending ? 0 : -1;
+    struct names looked_up = {0};
+    struct values own = {0};
+    int rc = linked && pending && own_definitions(m, &own) == 0 ? 0 : -1;
     if (rc != 0)
         *log = strdup("lanes: out of memory linking the built-in library\n");
     /*
      * Rounds: the chunks of every name m declares but does not define, then
-     * those of what they declared in turn, until a round adds nothing.
+     * those of what they declared in turn, until a round adds nothing. A
+     * chunk may come again in a later round: a link takes only what m uses
+     * at that moment, and a function linked later may call another function
+     * of a chunk linked before. Each name is looked up once, so that a
+     * declaration its chunk does not define (an overload the library lacks)
+     * ends the rounds rather than repeating them.
      */
     while (rc == 0) {
         uint32_t count = 0;
-        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        memset(linked, 0, num_chunks ? num_chunks : 1);
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f && rc == 0; f = LLVMGetNextFunction(f)) {
             if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) != 0)
                 continue;
             size_t length = 0;
             const char *name = LLVMGetValueName2(f, &length);
             long c = chunk_of(blob, name, length);
-            if (c >= 0 && (uint32_t)c < num_chunks && !linked[c]) {
+            if (c < 0 || (uint32_t)c >= num_chunks || names_has(&looked_up, name))
+                continue;
+            if (names_add(&looked_up, name) != 0) {
+                *log = strdup("lanes: out of memory linking the built-in library\n");
+                rc = -1;
+            } else if (!linked[c]) {
                 linked[c] = 1;
                 pending[count++] = (uint32_t)c;
             }
@@ -200,10 +282,25 @@ int lanes_builtins_link(LLVMModuleRef m, char **log)
         for (uint32_t i = 0; i < count && rc == 0; i++)
             rc = link_chunk(m, blob, pending[i], log);
     }
+    names_free(&looked_up);
     free(linked);
     free(pending);
-    if (rc != 0)
+    if (rc != 0) {
+        free(own.items);
         return -1;
+    }
+    /*
+     * The library's definitions become internal, so that O3 inlines and
+     * drops them; only now, because a definition made internal in one round
+     * could not be bound to by the functions a later round brings.
+     */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && !values_has(&own, f))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g) && !values_has(&own, g))
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+    free(own.items);
     /* Library functions were compiled for a generic level: make them the program's. */
     lanes_jit_set_host_attributes(m);
     return 0;

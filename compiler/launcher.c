@@ -10,6 +10,7 @@
 
 #include "builtins.h"
 #include "cache.h"
+#include "globals.h"
 #include "jit.h"
 #include "sha256.h"
 #include "specialize.h"
@@ -244,13 +245,17 @@ static void *compile_launcher(const struct lanes_program_module *module,
     LLVMModuleRef m = NULL;
     bool parsed = LLVMParseBitcodeInContext2(ctx, buf, &m) == 0;
     LLVMDisposeMemoryBuffer(buf);
+    /* The program's variables, told apart from the library's before it is linked in. */
+    struct lanes_globals_layout globals = {0};
+    if (parsed && lanes_globals_layout(m, &globals, log) != 0)
+        parsed = false;
     if (parsed && lanes_builtins_link(m, log) != 0)
         parsed = false; /* the log says why */
     void *object = NULL;
     char *error = NULL;
     LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
     bool coroutine = false;
-    LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, &coroutine, log) : NULL;
+    LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, log) : NULL;
     if (!sg) {
         if (!*log)
             *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
@@ -276,6 +281,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
         *log = format("lanes: kernel %s: code generation failed: %s\n", k->name, error);
 out:
     free(error);
+    lanes_globals_layout_free(&globals);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
@@ -297,7 +303,7 @@ static void launcher_key(const struct lanes_program_module *module,
     lanes_sha256_init(&h);
     lanes_sha256_update(&h, module->bitcode, module->bitcode_size);
     lanes_sha256_final(&h, digest);
-    const void *parts[] = {"launcher-1",     digest,          k->name,
+    const void *parts[] = {"launcher-2",     digest,          k->name,
                            spec->local_size, &spec->work_dim, &spec->width};
     const size_t sizes[] = {10,
                             sizeof digest,

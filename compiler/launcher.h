@@ -41,6 +41,22 @@ struct lanes_wg {
      * one by one. The runtime serves it from a per-worker arena.
      */
     void *(*frame_alloc)(uint64_t size);
+    /*
+     * Work-group scratch of LANES_WG_SCRATCH_SIZE bytes (64-byte aligned)
+     * for the built-ins that act for the whole work-group (work_group_reduce
+     * and friends, builtins/workgroup/): work-group-shared like __local
+     * memory, but apart from it, so that a kernel's __local budget and
+     * CL_KERNEL_LOCAL_MEM_SIZE stay its own. The library reaches it through
+     * __lanes_wg_scratch(), which compiler/workitem.c lowers to this field.
+     */
+    void *scratch;
+    /*
+     * The program object's block of program-scope variables
+     * (compiler/globals.h): each variable is at a fixed offset from it. The
+     * code never holds the block's address, so one launcher serves every
+     * program built from the same module, in this process or the next.
+     */
+    char *globals;
 };
 
 enum {
@@ -53,11 +69,23 @@ enum {
     LANES_WG_LOCAL_MEM = 144,
     LANES_WG_WORK_DIM = 152,
     LANES_WG_FRAME_ALLOC = 160,
+    LANES_WG_SCRATCH = 168,
+    LANES_WG_GLOBALS = 176,
 };
+
+/*
+ * The work-group scratch holds a 64-byte head (a collective's result) and
+ * one 8-byte slot per work-item, for work-groups of up to
+ * LANES_WG_SCRATCH_ITEMS work-items (builtins/workgroup/workgroup.cl).
+ */
+#define LANES_WG_SCRATCH_ITEMS 4096
+#define LANES_WG_SCRATCH_SIZE (64 + 8 * LANES_WG_SCRATCH_ITEMS)
 
 static_assert(offsetof(struct lanes_wg, local_mem) == LANES_WG_LOCAL_MEM, "ABI");
 static_assert(offsetof(struct lanes_wg, work_dim) == LANES_WG_WORK_DIM, "ABI");
 static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "ABI");
+static_assert(offsetof(struct lanes_wg, scratch) == LANES_WG_SCRATCH, "ABI");
+static_assert(offsetof(struct lanes_wg, globals) == LANES_WG_GLOBALS, "ABI");
 
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 

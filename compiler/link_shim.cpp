@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Why C++: the LLVM-C API links modules only whole (LLVMLinkModules2), which
 // would copy every function of the built-in library into every program
-// (ARCHITECTURE.md §8). Linker::LinkOnlyNeeded with an internalizing
-// callback, as `llvm-link --only-needed --internalize` does, exists in C++ only.
+// (ARCHITECTURE.md §8). Linker::LinkOnlyNeeded, as `llvm-link --only-needed`
+// does, exists in C++ only. What it links stays external, so that a function
+// linked from a later module binds to it; compiler/builtins.c internalizes
+// the library's functions once every module is in.
 
 #include "link_shim.h"
 
@@ -12,7 +14,6 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Transforms/IPO/Internalize.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -56,13 +57,7 @@ extern "C" int lanes_link_only_needed(LLVMModuleRef dst_ref, LLVMModuleRef src_r
     std::string messages;
     auto previous = ctx.getDiagnosticHandler();
     ctx.setDiagnosticHandler(std::make_unique<collect_diagnostics>(&messages));
-    bool failed = llvm::Linker::linkModules(
-        dst, std::move(src), llvm::Linker::LinkOnlyNeeded,
-        [](llvm::Module &m, const llvm::StringSet<> &linked) {
-            llvm::internalizeModule(m, [&linked](const llvm::GlobalValue &gv) {
-                return !gv.hasName() || !linked.count(gv.getName());
-            });
-        });
+    bool failed = llvm::Linker::linkModules(dst, std::move(src), llvm::Linker::LinkOnlyNeeded);
     ctx.setDiagnosticHandler(std::move(previous));
     if (!failed)
         return 0;

@@ -11,7 +11,8 @@ extern "C" {
 
 /*
  * Links into `dst` the definitions of `src` (same context; consumed, even on
- * failure) that `dst` references, transitively, and makes them internal.
+ * failure) that `dst` references, transitively; their linkage stays as in
+ * `src`.
  * `src` may be lazily loaded: only what is linked gets materialized.
  * Returns 0, or -1 with *error set (malloc'd).
  */

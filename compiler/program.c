@@ -9,6 +9,7 @@
 
 #include "builtins.h"
 #include "cache.h"
+#include "globals.h"
 #include "host.h"
 #include "frontend/frontend.h"
 
@@ -280,9 +281,10 @@ static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
 }
 
 /*
- * Program-scope variables belong to their program: two programs may both
- * define `mem3`, and all launchers share one JIT. Giving them internal linkage
- * in the executable's module keeps them apart.
+ * Program-scope variables belong to their program object: their storage is
+ * a block per program (compiler/globals.h), never the JIT's. Internal
+ * linkage in the executable's module also keeps two programs' variables of
+ * the same name apart in the one JIT.
  */
 static void internalize_variables(LLVMModuleRef m)
 {
@@ -333,6 +335,63 @@ static void append_log(char **log, const char *line)
     }
 }
 
+/*
+ * The size of the module's block of program-scope variables. An executable
+ * is also checked: every variable it uses is defined, within the device's
+ * limit, and its initializer can be written (lanes_program_init_globals).
+ */
+static int read_globals(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
+                        char **log)
+{
+    struct lanes_globals_layout layout;
+    char *error = NULL;
+    if (lanes_globals_layout(m, &layout, &error) != 0) {
+        append_log(log, error);
+        free(error);
+        return -1;
+    }
+    int rc = 0;
+    char line[512];
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); executable && g && rc == 0;
+         g = LLVMGetNextGlobal(g)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+        if ((as == 1 || as == 2) && LLVMIsDeclaration(g) && LLVMGetFirstUse(g)) {
+            snprintf(line, sizeof line,
+                     "error: program-scope variable '%s' is declared but not defined\n", name);
+            append_log(log, line);
+            rc = -1;
+        }
+    }
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+    for (size_t i = 0; executable && i < layout.count && rc == 0; i++) {
+        LLVMValueRef g = layout.vars[i].var;
+        unsigned long long size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1 &&
+            size > LANES_MAX_GLOBAL_VARIABLE_SIZE) {
+            size_t len;
+            snprintf(line, sizeof line,
+                     "error: program-scope variable '%s' is %llu bytes, more than "
+                     "CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (%zu)\n",
+                     LLVMGetValueName2(g, &len), size, LANES_MAX_GLOBAL_VARIABLE_SIZE);
+            append_log(log, line);
+            rc = -1;
+        }
+    }
+    LLVMDisposeTargetData(td);
+    if (rc == 0 && executable && lanes_globals_write(m, &layout, NULL, &error) != 0) {
+        append_log(log, error);
+        free(error);
+        rc = -1;
+    }
+    pm->globals_size = layout.size;
+    pm->globals_align = layout.align;
+    pm->global_variables_size = layout.global_size;
+    lanes_globals_layout_free(&layout);
+    return rc;
+}
+
 /* Serializes `m` into `pm` and reads its kernels; 0 or -1 (with a log line). */
 static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
                          char **log)
@@ -346,6 +405,8 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
     /* An executable's variables are its own: launchers of other programs share the JIT. */
     if (executable)
         internalize_variables(m);
+    if (read_globals(m, pm, executable, log) != 0)
+        return -1;
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
     pm->bitcode_size = LLVMGetBufferSize(buf);
     pm->bitcode = malloc(pm->bitcode_size);
@@ -482,7 +543,11 @@ struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitco
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, size, "program", 0);
     LLVMModuleRef m = NULL;
+    char *log = NULL;
     int rc = LLVMParseBitcodeInContext2(ctx, buf, &m) ? -1 : read_kernels(m, pm);
+    if (rc == 0)
+        rc = read_globals(m, pm, false, &log);
+    free(log);
     if (m)
         LLVMDisposeModule(m);
     LLVMDisposeMemoryBuffer(buf);
@@ -492,6 +557,29 @@ struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitco
         return NULL;
     }
     return pm;
+}
+
+int lanes_program_init_globals(const struct lanes_program_module *pm, void *block, char **error)
+{
+    *error = NULL;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, pm->bitcode_size, "program", 0);
+    LLVMModuleRef m = NULL;
+    struct lanes_globals_layout layout = {0};
+    int rc = -1;
+    if (LLVMParseBitcodeInContext2(ctx, buf, &m) != 0)
+        *error = strdup("lanes: the program's bitcode is unreadable\n");
+    else if (lanes_globals_layout(m, &layout, error) == 0 && layout.size != pm->globals_size)
+        *error = strdup("lanes: the program's variables changed their layout\n");
+    else if (!*error)
+        rc = lanes_globals_write(m, &layout, block, error);
+    lanes_globals_layout_free(&layout);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMContextDispose(ctx);
+    return rc;
 }
 
 void lanes_program_module_free(struct lanes_program_module *m)

@@ -50,7 +50,22 @@ struct lanes_program_module {
     size_t bitcode_size;
     struct lanes_kernel_info *kernels;
     size_t num_kernels;
+    /*
+     * The program-scope variables (compiler/globals.h): one block of
+     * `globals_size` bytes aligned to `globals_align` per program object,
+     * which the runtime fills with lanes_program_init_globals and passes to
+     * every launch (lanes_wg.globals). 0 bytes: the program has none.
+     */
+    size_t globals_size;
+    size_t globals_align;
+    size_t global_variables_size; /* of the global address space's (the rest are constants) */
 };
+
+/*
+ * CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: the largest variable of the global
+ * address space a program may define (a larger one fails the build).
+ */
+#define LANES_MAX_GLOBAL_VARIABLE_SIZE ((size_t)64 << 20)
 
 /* Extensions and OpenCL C features the frontend defines macros for. */
 struct lanes_language {
@@ -91,6 +106,14 @@ struct lanes_program_module *lanes_program_link(const struct lanes_program_modul
 
 /* A module from bitcode of a previous build (kernel metadata read back); NULL if unreadable. */
 struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitcode, size_t size);
+
+/*
+ * Writes the initial values of `m`'s program-scope variables into `block`
+ * (m->globals_size bytes, zeroed, aligned to m->globals_align): done once
+ * per program object, at the block's final address. Returns 0, or -1 with
+ * *error (malloc'd, a build log line).
+ */
+int lanes_program_init_globals(const struct lanes_program_module *m, void *block, char **error);
 
 /* Frees a module and everything in it. */
 void lanes_program_module_free(struct lanes_program_module *m);

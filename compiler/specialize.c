@@ -156,15 +156,28 @@ static LLVMValueRef materialize(LLVMBuilderRef b, LLVMValueRef user, LLVMValueRe
     return NULL;
 }
 
+/* True for a constant that is no global and that only dead constants use (an old initializer). */
+static bool dead_constant(LLVMValueRef c)
+{
+    if (!LLVMIsAConstant(c) || LLVMIsAGlobalValue(c))
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(c); u; u = LLVMGetNextUse(u))
+        if (!dead_constant(LLVMGetUser(u)))
+            return false;
+    return true;
+}
+
 /*
  * Makes every instruction that uses `old`, directly or through constant
  * expressions (GEPs and casts), use `now` instead; `now` need not be a
  * constant. `c` is `old` or an expression using it. False when a use is of
- * another kind. `old` keeps its dead constant users: GlobalDCE removes both.
+ * another kind or outside `now`'s function. `old` keeps its dead constant
+ * users: GlobalDCE removes both.
  */
 static bool replace_in_instructions(LLVMBuilderRef b, LLVMValueRef c, LLVMValueRef old,
                                     LLVMValueRef now)
 {
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(now));
     size_t n = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(c); u; u = LLVMGetNextUse(u))
         n++;
@@ -179,8 +192,11 @@ static bool replace_in_instructions(LLVMBuilderRef b, LLVMValueRef c, LLVMValueR
                 return false;
             continue;
         }
-        if (!LLVMIsAInstruction(user))
-            return false; /* a global's initializer */
+        if (dead_constant(user))
+            continue;
+        if (!LLVMIsAInstruction(user) ||
+            LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) != fn)
+            return false; /* a global's initializer, or another function */
         for (unsigned i = 0; i < (unsigned)LLVMGetNumOperands(user); i++) {
             if (LLVMGetOperand(user, i) != c)
                 continue;
@@ -240,6 +256,126 @@ static int lower_static_locals(LLVMModuleRef m, LLVMValueRef sg, const char *ker
     return rc;
 }
 
+/*
+ * Deletes every defined function but `keep` that nothing uses any more:
+ * after inlining, the other kernels and every callee. The variables'
+ * remaining uses are then all in `keep`.
+ */
+static void drop_other_functions(LLVMModuleRef m, LLVMValueRef keep)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+            next = LLVMGetNextFunction(f);
+            if (f != keep && !LLVMIsDeclaration(f) && !LLVMGetFirstUse(f)) {
+                LLVMDeleteFunction(f);
+                changed = true;
+            }
+        }
+    }
+}
+
+/* True when `p` (a variable, or an address computed from it) is only read through. */
+static bool only_read(LLVMValueRef p)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (dead_constant(user))
+            continue;
+        if (LLVMIsAConstantExpr(user)) {
+            LLVMOpcode op = LLVMGetConstOpcode(user);
+            if ((op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) ||
+                LLVMGetOperand(user, 0) != p || !only_read(user))
+                return false;
+            continue;
+        }
+        if (!LLVMIsAInstruction(user))
+            return false;
+        switch (LLVMGetInstructionOpcode(user)) {
+        case LLVMLoad: break;
+        case LLVMGetElementPtr:
+        case LLVMBitCast:
+        case LLVMAddrSpaceCast:
+            if (LLVMGetOperand(user, 0) != p || !only_read(user))
+                return false;
+            break;
+        case LLVMCall: {
+            /* The source of a copy (Clang copies aggregates with memcpy). */
+            LLVMValueRef callee = LLVMGetCalledValue(user);
+            size_t len;
+            const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+            if ((strncmp(name, "llvm.memcpy", 11) != 0 && strncmp(name, "llvm.memmove", 12) != 0) ||
+                LLVMGetOperand(user, 0) == p || LLVMGetOperand(user, 1) != p)
+                return false;
+            break;
+        }
+        default: return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * The program's variables become addresses in wg->globals, the block of
+ * the program object running the kernel (compiler/globals.h). A constant
+ * the kernel only reads keeps its definition here instead, so that O3 folds
+ * it and knows it never changes: its address is never seen, so this copy
+ * cannot be told from the block's.
+ */
+static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
+                                   const struct lanes_globals_layout *globals, char **log)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+    LLVMValueRef entry = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(sg));
+    /* Their initializers are the block's business: dropping them leaves only uses in code. */
+    bool copy[globals->count ? globals->count : 1];
+    for (size_t i = 0; i < globals->count; i++) {
+        const struct lanes_global_var *v = &globals->vars[i];
+        copy[i] = false;
+        if (!v->copyable)
+            LLVMSetInitializer(v->var, LLVMConstNull(LLVMGlobalGetValueType(v->var)));
+    }
+    LLVMValueRef base = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < globals->count && rc == 0; i++) {
+        const struct lanes_global_var *v = &globals->vars[i];
+        if (v->copyable && only_read(v->var)) {
+            copy[i] = true;
+            continue;
+        }
+        if (!LLVMGetFirstUse(v->var))
+            continue;
+        if (!base) {
+            LLVMPositionBuilderBefore(b, entry);
+            LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_GLOBALS, 0);
+            LLVMValueRef slot = LLVMBuildInBoundsGEP2(
+                b, i8, LLVMGetParam(sg, LLVMCountParams(sg) - 4), &idx, 1, "");
+            base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "globals");
+            LLVMSetMetadata(base, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14),
+                            LLVMMDNodeInContext(ctx, NULL, 0));
+        }
+        LLVMPositionBuilderBefore(b, entry);
+        LLVMValueRef idx = LLVMConstInt(i64, v->offset, 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, base, &idx, 1, "");
+        size_t len;
+        const char *name = LLVMGetValueName2(v->var, &len);
+        p = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(v->var), name);
+        if (!replace_in_instructions(b, v->var, v->var, p)) {
+            *log = message("lanes: cannot place the program-scope variable %s\n", name);
+            rc = -1;
+        }
+    }
+    /* What stays is dead (GlobalDCE drops it), or a copy that must not be written to. */
+    for (size_t i = 0; i < globals->count; i++)
+        if (!copy[i])
+            LLVMSetInitializer(globals->vars[i].var,
+                               LLVMConstNull(LLVMGlobalGetValueType(globals->vars[i].var)));
+    LLVMDisposeBuilder(b);
+    return rc;
+}
+
 bool lanes_has_barrier(LLVMValueRef fn)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -280,7 +416,9 @@ static void lower_fences(LLVMValueRef sg)
 }
 
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
-                              const struct lanes_specialization *spec, bool *coroutine, char **log)
+                              const struct lanes_specialization *spec,
+                              const struct lanes_globals_layout *globals, bool *coroutine,
+                              char **log)
 {
     size_t len;
     char *name = strdup(LLVMGetValueName2(kernel, &len));
@@ -298,7 +436,10 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         lanes_make_coroutine(sg);
     lower_fences(sg);
     lanes_lower_workitem(sg, spec);
+    drop_other_functions(m, sg);
     int rc = lower_static_locals(m, sg, name, log);
+    if (rc == 0)
+        rc = lower_program_variables(m, sg, globals, log);
     free(name);
     return rc == 0 ? sg : NULL;
 }

@@ -3,6 +3,7 @@
 #ifndef LANES_COMPILER_SPECIALIZE_H
 #define LANES_COMPILER_SPECIALIZE_H
 
+#include "globals.h"
 #include "launcher.h"
 
 #include <llvm-c/Types.h>
@@ -13,14 +14,17 @@
  * function:
  *     void sg(<kernel parameters>, ptr wg, i64 lx, i64 ly, i64 lz)
  * where (lx, ly, lz) is the local id of the sub-group's first work-item. The
- * work-item built-ins and the kernel's __local variables are lowered to
- * reads of `wg` and the folded constants of `spec`. When the kernel has
+ * work-item built-ins, the kernel's __local variables and the program's
+ * variables (`globals`, laid out before the library was linked in) are
+ * lowered to reads of `wg` and the folded constants of `spec`. When the kernel has
  * barriers and a work-group holds several sub-groups, sg is a coroutine
  * returning its handle instead (*coroutine set; compiler/coroutine.c).
  * Returns the function, or NULL with *log (malloc'd) saying why.
  */
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
-                              const struct lanes_specialization *spec, bool *coroutine, char **log);
+                              const struct lanes_specialization *spec,
+                              const struct lanes_globals_layout *globals, bool *coroutine,
+                              char **log);
 
 /* True when instruction `i` is a work-group barrier call. */
 bool lanes_is_barrier(LLVMValueRef i);

@@ -2,7 +2,8 @@
 /*
  * The work-item built-ins (OpenCL C 3.0 §6.15.1), lowered in the compiler
  * rather than called in the built-in library: the enqueued local size and
- * work_dim of the specialization then fold into constants.
+ * work_dim of the specialization then fold into constants. The library's
+ * __lanes_wg_scratch() is lowered here too: it reads wg like they do.
  */
 #include "specialize.h"
 
@@ -21,6 +22,7 @@ enum query {
     GLOBAL_OFFSET,
     GLOBAL_LINEAR_ID,
     LOCAL_LINEAR_ID,
+    WG_SCRATCH,
 };
 
 /* Itanium-mangled names, as Clang emits the calls. */
@@ -39,6 +41,8 @@ static const struct {
     {"_Z17get_global_offsetj", GLOBAL_OFFSET},
     {"_Z20get_global_linear_idv", GLOBAL_LINEAR_ID},
     {"_Z19get_local_linear_idv", LOCAL_LINEAR_ID},
+    /* The library's own: the work-group scratch (launcher.h), as a __local pointer. */
+    {"__lanes_wg_scratch", WG_SCRATCH},
 };
 
 struct lowering {
@@ -125,6 +129,17 @@ static LLVMValueRef linear_id(struct lowering *l, enum query q)
     return v;
 }
 
+/* wg->scratch as a pointer of type `t` (the library's __local pointer). */
+static LLVMValueRef scratch(struct lowering *l, LLVMTypeRef t)
+{
+    LLVMValueRef idx = c64(l, LANES_WG_SCRATCH);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(l->b, LLVMPointerTypeInContext(l->ctx, 0), p, "scratch");
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
+                    LLVMMDNodeInContext(l->ctx, NULL, 0));
+    return LLVMBuildAddrSpaceCast(l->b, v, t, "");
+}
+
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec)
 {
     unsigned n = LLVMCountParams(sg);
@@ -153,6 +168,8 @@ void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *sp
                 LLVMValueRef v;
                 if (q == WORK_DIM)
                     v = LLVMConstInt(l.i32, spec->work_dim, 0);
+                else if (q == WG_SCRATCH)
+                    v = scratch(&l, LLVMTypeOf(i));
                 else if (q == GLOBAL_LINEAR_ID || q == LOCAL_LINEAR_ID)
                     v = linear_id(&l, q);
                 else

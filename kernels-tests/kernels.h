@@ -103,7 +103,10 @@ static inline cl_program kt_build(const char *source, const char *options)
     return p;
 }
 
-/* A kernel argument: a buffer of `size` bytes (copied from/to `data`), or a value. */
+/*
+ * A kernel argument: a buffer of `size` bytes (copied from/to `data`), a
+ * value, or, with `data` NULL, a __local region of `size` bytes.
+ */
 struct kt_arg {
     void *data;
     size_t size;
@@ -111,20 +114,20 @@ struct kt_arg {
 };
 
 /*
- * Runs kernel `name` of `p` over `global` work-items in work-groups of
- * `*local` (NULL: the runtime's choice), then reads every buffer back into its data. Returns
- * CL_SUCCESS or the enqueue/wait error, with the build log's launch line
- * printed on failure.
+ * Runs kernel `name` of `p` over a `dim`-dimensional range of `global`
+ * work-items in work-groups of `local` (NULL: the runtime's choice), then
+ * reads every buffer back into its data. Returns CL_SUCCESS or the
+ * enqueue/wait error, with the build log's launch line printed on failure.
  */
-static inline cl_int kt_run_local(cl_program p, const char *name, size_t global,
-                                  const size_t *local, struct kt_arg *args, unsigned num_args)
+static inline cl_int kt_run_nd(cl_program p, const char *name, cl_uint dim, const size_t *global,
+                               const size_t *local, struct kt_arg *args, unsigned num_args)
 {
     cl_int err;
     cl_kernel k = clCreateKernel(p, name, &err);
     KT_CHECK_CL(err);
     cl_mem mems[16] = {0};
     for (unsigned i = 0; i < num_args; i++) {
-        if (args[i].value) {
+        if (args[i].value || !args[i].data) {
             KT_CHECK_CL(clSetKernelArg(k, i, args[i].size, args[i].data));
             continue;
         }
@@ -133,7 +136,7 @@ static inline cl_int kt_run_local(cl_program p, const char *name, size_t global,
         KT_CHECK_CL(err);
         KT_CHECK_CL(clSetKernelArg(k, i, sizeof mems[i], &mems[i]));
     }
-    err = clEnqueueNDRangeKernel(kt.queue, k, 1, NULL, &global, local, 0, NULL, NULL);
+    err = clEnqueueNDRangeKernel(kt.queue, k, dim, NULL, global, local, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(kt.queue);
     for (unsigned i = 0; i < num_args && err == CL_SUCCESS; i++)
@@ -150,6 +153,13 @@ static inline cl_int kt_run_local(cl_program p, const char *name, size_t global,
             clReleaseMemObject(mems[i]);
     clReleaseKernel(k);
     return err;
+}
+
+/* kt_run_nd over a one-dimensional range of `global` work-items in groups of `*local`. */
+static inline cl_int kt_run_local(cl_program p, const char *name, size_t global,
+                                  const size_t *local, struct kt_arg *args, unsigned num_args)
+{
+    return kt_run_nd(p, name, 1, &global, local, args, num_args);
 }
 
 /* kt_run_local with the work-group size left to the runtime. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Device entries: IDs, every clGetDeviceInfo query, sub-devices, timers. */
+#include "../compiler/program.h"
 #include "check.h"
 #include "info.h"
 #include "machine.h"
@@ -144,11 +145,12 @@ static bool bool_query(cl_device_id d, cl_device_info name, cl_bool *v)
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     /* The launcher runs a smaller last work-group (OpenCL C 2.0+ programs). */
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: *v = CL_TRUE; return true;
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    /* __opencl_c_work_group_collective_functions (builtins/workgroup/). */
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: *v = CL_TRUE; return true;
     case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_LUID_VALID_KHR: *v = CL_FALSE; return true;
@@ -180,9 +182,15 @@ static cl_int size_query(cl_device_id d, cl_device_info name, struct lanes_info_
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return LANES_INFO(out, size_t, 0);
-    /* Program-scope globals come with their OpenCL C feature. */
+    /*
+     * Program-scope variables (__opencl_c_program_scope_global_variables) live
+     * in ordinary host memory, a block per program: no storage is faster than
+     * another, so the preferred total is the limit of one variable, which the
+     * compiler enforces (compiler/program.h).
+     */
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return LANES_INFO(out, size_t, 0);
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+        return LANES_INFO(out, size_t, LANES_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
         return LANES_INFO(out, size_t, d->num_sub_group_sizes ? d->sub_group_sizes[0] : 1);
     }

@@ -139,6 +139,13 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
     return nd;
 }
 
+/* The end of a kernel command: it lets go of its program's variables. */
+static void ndrange_cleanup(cl_event cmd)
+{
+    struct lanes_ndrange *nd = cmd->cmd.data;
+    lanes_globals_unkeep(nd->globals);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
     const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
@@ -192,6 +199,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
         }
         nd->fn = fn;
         cmd->cmd.data = nd;
+        /* Kept by the command: the kernel and program may be released before it runs. */
+        pthread_mutex_lock(&kernel->program->lock);
+        nd->globals = kernel->program->globals;
+        lanes_globals_keep(nd->globals);
+        pthread_mutex_unlock(&kernel->program->lock);
+        if (nd->globals) {
+            nd->wg.globals = nd->globals->data;
+            cmd->cmd.cleanup = ndrange_cleanup;
+        }
     }
     return lanes_command_submit(cmd, num_events_in_wait_list, event_wait_list, LANES_ORDER_COMMAND,
                                 event, false);

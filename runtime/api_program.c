@@ -173,6 +173,18 @@ static void set_string(char **field, const char *value)
     }
 }
 
+/* Appends `line` (malloc'd, taken) to a malloc'd log. */
+static void append_line(char **log, char *line)
+{
+    size_t old = *log ? strlen(*log) : 0;
+    char *grown = line ? realloc(*log, old + strlen(line) + 1) : NULL;
+    if (grown) {
+        strcpy(grown + old, line);
+        *log = grown;
+    }
+    free(line);
+}
+
 /* What distinguishes clBuildProgram from clCompileProgram. */
 struct build_kind {
     enum lanes_options_kind options;
@@ -229,6 +241,17 @@ static cl_int run_build(struct build_job *job)
         module = lanes_program_link(&in, 1, true, &log);
         err = module ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     }
+    /* Every executable starts with fresh variables, initialized once here. */
+    struct lanes_globals *globals = NULL;
+    char *error = NULL;
+    bool executable = job->kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    if (err == CL_SUCCESS && executable &&
+        lanes_globals_create(module ? module : job->binary, &globals, &error) != 0) {
+        append_line(&log, error);
+        lanes_program_module_free(module);
+        module = NULL;
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
 
     pthread_mutex_lock(&program->lock);
     set_string(&program->log, log);
@@ -237,6 +260,10 @@ static cl_int run_build(struct build_job *job)
         program->launchers = NULL;
         lanes_program_module_free(program->module);
         program->module = module;
+    }
+    if (err == CL_SUCCESS) {
+        lanes_globals_unkeep(program->globals);
+        program->globals = globals;
     }
     if (program->source) {
         program->kernel_arg_info = job->opts.kernel_arg_info;
@@ -423,9 +450,17 @@ static bool run_link(struct link_job *job)
     char *log = NULL;
     struct lanes_program_module *m =
         lanes_program_link(job->inputs, job->num_inputs, !job->create_library, &log);
+    struct lanes_globals *globals = NULL;
+    char *error = NULL;
+    if (m && !job->create_library && lanes_globals_create(m, &globals, &error) != 0) {
+        append_line(&log, error);
+        lanes_program_module_free(m);
+        m = NULL;
+    }
     pthread_mutex_lock(&p->lock);
     set_string(&p->log, log);
     p->module = m;
+    p->globals = globals;
     p->status = m ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     p->binary_type = !m                    ? CL_PROGRAM_BINARY_TYPE_NONE
                      : job->create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
@@ -644,8 +679,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
     case CL_PROGRAM_BUILD_OPTIONS:
     case CL_PROGRAM_BUILD_LOG:
     case CL_PROGRAM_BINARY_TYPE: break;
-    /* No program-scope global variables until their OpenCL C feature is offered. */
-    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return LANES_INFO(out, size_t, 0);
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: break;
     default: LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
     }
     cl_int err;
@@ -656,6 +690,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
         err = lanes_info_string(out, program->options);
     else if (param_name == CL_PROGRAM_BUILD_LOG)
         err = lanes_info_string(out, program->log);
+    else if (param_name == CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE)
+        /* The global address space's variables of the last build (0 before one). */
+        err = LANES_INFO(out, size_t,
+                         program->status == CL_BUILD_SUCCESS && program->module
+                             ? program->module->global_variables_size
+                             : 0);
     else
         err = LANES_INFO(out, cl_program_binary_type, program->binary_type);
     pthread_mutex_unlock(&program->lock);

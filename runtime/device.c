@@ -51,6 +51,10 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+    /* One block per program object (compiler/globals.h, kernels-tests/test_globals.c). */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
+    /* Work-group collectives (builtins/workgroup/, kernels-tests/test_collectives.c). */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
 };
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */

@@ -32,9 +32,13 @@ struct frame_chunk {
     alignas(64) char data[];
 };
 
+static_assert(LANES_MAX_WORK_GROUP_SIZE <= LANES_WG_SCRATCH_ITEMS,
+              "the work-group scratch has a slot for every work-item");
+
 struct arena {
     char *local;
     size_t local_size;
+    char *scratch; /* wg->scratch: LANES_WG_SCRATCH_SIZE bytes */
     struct frame_chunk *chunks, *current;
 };
 static pthread_key_t arena_key;
@@ -49,6 +53,7 @@ static void arena_free(void *p)
         free(c);
     }
     free(a->local);
+    free(a->scratch);
     free(a);
 }
 
@@ -67,6 +72,8 @@ static struct arena *arena_get(size_t local)
             return NULL;
         pthread_setspecific(arena_key, arena);
     }
+    if (!arena->scratch && !(arena->scratch = aligned_alloc(64, LANES_WG_SCRATCH_SIZE)))
+        return NULL;
     if (!arena->local || arena->local_size < local) {
         size_t grown = local > 4096 ? (local + 4095) / 4096 * 4096 : 4096;
         char *p = aligned_alloc(128, grown);
@@ -169,6 +176,7 @@ static void run_groups(void *ctx, size_t begin, size_t end)
         atomic_store(&cmd->cmd.range_status, CL_OUT_OF_RESOURCES);
         return;
     }
+    wg.scratch = a->scratch;
     for (size_t g = begin; g < end; g++) {
         size_t rest = g;
         for (unsigned d = 0; d < 3; d++) {

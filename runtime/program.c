@@ -6,6 +6,9 @@
 #include "ndrange.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 bool lanes_program_valid(cl_program p)
 {
@@ -22,6 +25,7 @@ void lanes_program_release(cl_program p)
     if (!lanes_object_release(&p->obj))
         return;
     lanes_ndrange_free_launchers(p->launchers);
+    lanes_globals_unkeep(p->globals);
     lanes_program_module_free(p->module);
     free(p->source);
     free(p->options);
@@ -30,4 +34,53 @@ void lanes_program_release(cl_program p)
     cl_context c = p->context;
     free(p);
     lanes_context_release(c);
+}
+
+int lanes_globals_create(const struct lanes_program_module *m, struct lanes_globals **out,
+                         char **error)
+{
+    *out = NULL;
+    *error = NULL;
+    if (m->globals_size == 0)
+        return 0;
+    /*
+     * Anonymous pages: zeroed, and only touched ones cost memory (a large
+     * array without initializer is common). Page-aligned; a larger
+     * alignment takes that much more address space.
+     */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t align = m->globals_align > page ? m->globals_align : page;
+    struct lanes_globals *g = calloc(1, sizeof *g);
+    if (g) {
+        g->map_size = (m->globals_size + page - 1) / page * page + (align - page);
+        g->map =
+            mmap(NULL, g->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
+    if (!g || g->map == MAP_FAILED) {
+        free(g);
+        *error = strdup("lanes: out of host memory for the program-scope variables\n");
+        return -1;
+    }
+    g->data = (char *)(((uintptr_t)g->map + align - 1) / align * align);
+    atomic_init(&g->keep, 1);
+    if (lanes_program_init_globals(m, g->data, error) != 0) {
+        lanes_globals_unkeep(g);
+        return -1;
+    }
+    *out = g;
+    return 0;
+}
+
+void lanes_globals_keep(struct lanes_globals *g)
+{
+    if (g)
+        atomic_fetch_add_explicit(&g->keep, 1, memory_order_relaxed);
+}
+
+void lanes_globals_unkeep(struct lanes_globals *g)
+{
+    if (!g || atomic_fetch_sub_explicit(&g->keep, 1, memory_order_acq_rel) != 1)
+        return;
+    munmap(g->map, g->map_size);
+    free(g);
 }

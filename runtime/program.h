@@ -10,6 +10,19 @@
 struct lanes_program_module;
 struct lanes_launcher_entry;
 
+/*
+ * The storage of a program object's program-scope variables: one block per
+ * executable, made at each build or link, initialized from the module
+ * (compiler/globals.h). Every kernel command using it keeps it, so that it
+ * outlives a rebuild or a release of the program while commands run.
+ */
+struct lanes_globals {
+    atomic_uint keep;
+    char *data; /* aligned as the module asks, lazily zeroed pages */
+    void *map;  /* the mapping data lies in */
+    size_t map_size;
+};
+
 struct _cl_program {
     struct lanes_object obj;
     cl_context context;
@@ -24,6 +37,7 @@ struct _cl_program {
     bool kernel_arg_info;                   /* built with -cl-kernel-arg-info */
     bool uniform_work_groups;               /* OpenCL C 1.x or -cl-uniform-work-group-size */
     struct lanes_launcher_entry *launchers; /* compiled specializations (runtime/ndrange.c) */
+    struct lanes_globals *globals;          /* of the executable; NULL when it has no variables */
     atomic_uint kernels;                    /* kernel objects attached */
 };
 LANES_OBJECT_FIRST(struct _cl_program);
@@ -35,5 +49,17 @@ void lanes_program_retain(cl_program p);
 
 /* Drops one reference; the last frees the program. */
 void lanes_program_release(cl_program p);
+
+/*
+ * A new block of the variables of executable `m`, with their initial
+ * values; NULL in *out when `m` has none. Returns 0, or -1 with a build log
+ * line in *error (malloc'd).
+ */
+int lanes_globals_create(const struct lanes_program_module *m, struct lanes_globals **out,
+                         char **error);
+
+/* Keeps a block alive; lanes_globals_unkeep lets go (NULL is allowed in both). */
+void lanes_globals_keep(struct lanes_globals *g);
+void lanes_globals_unkeep(struct lanes_globals *g);
 
 #endif

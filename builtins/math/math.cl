@@ -292,7 +292,7 @@ SLEEF1(erf, erf, u10)
 SLEEF1(erfc, erfc, u15)
 SLEEF1(expm1, expm1, u10)
 SLEEF1(lanes_log1p, log1p, u10)
-SLEEF1(lgamma, lgamma, u10)
+SLEEF1(lanes_lgamma, lgamma, u10)
 SLEEF1(lanes_tgamma, tgamma, u10)
 SLEEF1(lanes_atan_u10, atan, u10)
 SLEEF2(lanes_atan2_u10, atan2, u10)
@@ -337,13 +337,15 @@ SLEEF2(lanes_remainder, remainder, )
     }                                                                                              \
     OVL float##n lgamma_r(float##n x, AS int##n *signp)                                            \
     {                                                                                              \
-        float##n f = __builtin_elementwise_floor(x);                                               \
-        int##n odd = (CVT_INT(f * 0.5f, n) * 2) != CVT_INT(f, n) ? 1 : 0;                          \
-        int##n s = x > 0.0f ? 1 : (odd != 0 ? -1 : 1);                                             \
-        s = x == f && x < 0.0f ? 0 : s;                                                            \
-        s = x == 0.0f ? (as_int##n(x) < 0 ? -1 : 1) : s;                                           \
-        *signp = x != x ? 0 : s;                                                                   \
+        *signp = lanes_lgamma_sign(x);                                                             \
         return lgamma(x);                                                                          \
+    }                                                                                              \
+    OVL float##n remquo(float##n x, float##n y, AS int##n *quo)                                    \
+    {                                                                                              \
+        int##n q;                                                                                  \
+        float##n r = lanes_remquo(x, y, &q);                                                       \
+        *quo = q;                                                                                  \
+        return r;                                                                                  \
     }
 #define CVT_INT(x, n) CVT_INT_##n(x)
 #define CVT_INT_(x) ((int)(x))
@@ -405,6 +407,73 @@ SLEEF2(lanes_remainder, remainder, )
             as_float##n(m | (__builtin_elementwise_max(e + 64, (int##n)1) << 23)) * 0x1p-64f;      \
         r = e <= 0 ? (e + 64 >= 1 ? low : as_float##n(sign)) : r;                                  \
         return x == 0.0f || e0 == 255 ? x : r;                                                     \
+    }                                                                                              \
+    /* SLEEF's lgamma overflows from 2^121 up; there x (log x - 1) is the result to 1.5 ulp. */    \
+    CONST float##n lgamma(float##n x)                                                              \
+    {                                                                                              \
+        return x > 0x1p100f ? x * (log(x) - 1.0f) : lanes_lgamma(x);                               \
+    }                                                                                              \
+    /* The sign of gamma(x): -1 between -2m-1 and -2m, that of a zero, 0 at the poles and NaN. */  \
+    CONST int##n lanes_lgamma_sign(float##n x)                                                     \
+    {                                                                                              \
+        float##n f = __builtin_elementwise_floor(x), h = f * 0.5f;                                 \
+        int##n s = x < 0.0f && h != __builtin_elementwise_floor(h) ? -1 : 1;                       \
+        s = x == 0.0f ? (as_int##n(x) < 0 ? -1 : 1) : s;                                           \
+        return (x == f && x < 0.0f) || x != x ? 0 : s;                                             \
+    }                                                                                              \
+    /* x - k y with k the nearest integer to x/y (ties to even), and the low seven bits of k */    \
+    /* with the sign of x/y. |x| is first reduced exactly modulo 128 |y|, which leaves those */    \
+    /* bits; long division by |y| 2^b (b = 6..0) gives them, each subtraction exact as the */      \
+    /* operands are within a factor of two; a last step rounds to nearest, ties to even. */        \
+    OVL float##n lanes_remquo(float##n x, float##n y, __private int##n *quo)                       \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
+        float##n r = fmod(ax, ay * 128.0f);                                                        \
+        int##n q = 0;                                                                              \
+        for (int b = 6; b >= 0; b--) {                                                             \
+            float##n d = ay * (float)(1 << b); /* inf when it overflows: then above r */           \
+            int##n ge = r >= d ? 1 : 0;                                                            \
+            r = ge != 0 ? r - d : r;                                                               \
+            q |= ge << b;                                                                          \
+        }                                                                                          \
+        float##n r2 = r * 2.0f; /* exact, or inf only when r > ay/2 */                             \
+        int##n up = r2 > ay || (r2 == ay && (q & 1) != 0) ? 1 : 0;                                 \
+        r = up != 0 ? r - ay : r;                                                                  \
+        q = (q + up) & 127;                                                                        \
+        int##n special = x != x || y != y || ax == INFINITY || y == 0.0f ? 1 : 0;                  \
+        *quo = special != 0 ? 0 : ((as_int##n(x) ^ as_int##n(y)) < 0 ? -q : q);                    \
+        r = as_float##n(as_int##n(r) ^ (as_int##n(x) & (int)0x80000000));                          \
+        return special != 0 ? (float##n)NAN : r;                                                   \
+    }                                                                                              \
+    /* x^k = |x|^hi |x|^lo with hi and lo the top 8 and low 24 bits of |k| (each exact as a */     \
+    /* float; |x|^hi = 1 exactly when |k| < 2^24), signed as k: both factors on the same side */   \
+    /* of 1, so one overflows or underflows only when the result does. The sign: k's parity. */    \
+    CONST float##n pown(float##n x, int##n k)                                                      \
+    {                                                                                              \
+        uint##n m = k < 0 ? 0u - as_uint##n(k) : as_uint##n(k);                                    \
+        float##n hi = CVT_FLOAT(m & 0xff000000u, n), lo = CVT_FLOAT(m & 0xffffffu, n);             \
+        hi = k < 0 ? -hi : hi;                                                                     \
+        lo = k < 0 ? -lo : lo;                                                                     \
+        float##n ax = __builtin_elementwise_abs(x);                                                \
+        float##n r = pow(ax, hi) * pow(ax, lo);                                                    \
+        r = (k & 1) != 0 ? __builtin_elementwise_copysign(r, x) : r;                               \
+        return k == 0 ? 1.0f : r;                                                                  \
+    }                                                                                              \
+    /* |x| = z 2^(q k) with q = trunc(ilogb(x) / k) (a float division, exact to the integer), */   \
+    /* so |log2 z| <= |k| and the rounding of 1/k costs pow(z, 1/k) under an ulp; then 2^q. */     \
+    CONST float##n rootn(float##n x, int##n k)                                                     \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x);                                                \
+        float##n kf = CVT_FLOAT(k == 0 ? 1 : k, n);                                                \
+        int##n e = __builtin_elementwise_max(__builtin_elementwise_min(ilogb(ax), (int##n)128),    \
+                                             (int##n) - 149);                                      \
+        int##n q = CVT_INT(__builtin_elementwise_trunc(CVT_FLOAT(e, n) / kf), n);                  \
+        float##n r = ldexp(pow(ldexp(ax, -q * k), 1.0f / kf), q);                                  \
+        int##n odd = (k & 1) != 0 ? 1 : 0;                                                         \
+        float##n big = k > 0 ? INFINITY : 0.0f, small = k > 0 ? 0.0f : INFINITY;                   \
+        r = ax == 0.0f ? small : (ax == INFINITY ? big : r);                                       \
+        r = odd != 0 ? __builtin_elementwise_copysign(r, x) : r;                                   \
+        return k == 0 || x != x || (x < 0.0f && odd == 0) ? (float##n)NAN : r;                     \
     }                                                                                              \
     CONST float##n maxmag(float##n x, float##n y)                                                  \
     {                                                                                              \

@@ -286,15 +286,21 @@ static void capability_lists(void **state)
     /*
      * OpenCL C 3.0 features: only those with a kernel test: int64
      * (tests/api/test_ndrange.c), the atomics orders and scopes
-     * (kernels-tests/test_atomics.c, which uses each of them).
+     * (kernels-tests/test_atomics.c, which uses each of them), program-scope
+     * variables (kernels-tests/test_globals.c), work-group collectives
+     * (kernels-tests/test_collectives.c).
      */
     cl_name_version features[16];
     assert_int_equal(
         clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &size),
         CL_SUCCESS);
-    static const char *tested[] = {
-        "__opencl_c_int64", "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"};
+    static const char *tested[] = {"__opencl_c_int64",
+                                   "__opencl_c_atomic_order_acq_rel",
+                                   "__opencl_c_atomic_order_seq_cst",
+                                   "__opencl_c_atomic_scope_device",
+                                   "__opencl_c_atomic_scope_all_devices",
+                                   "__opencl_c_program_scope_global_variables",
+                                   "__opencl_c_work_group_collective_functions"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
@@ -312,6 +318,27 @@ static void capability_lists(void **state)
         {"__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
         {"__opencl_c_atomic_scope_all_devices", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
     };
+    /* The collectives' query says the same as the feature list. */
+    int collectives = 0;
+    for (size_t k = 0; k < size / sizeof *features; k++)
+        collectives |= strcmp(features[k].name, "__opencl_c_work_group_collective_functions") == 0;
+    cl_bool collectives_support;
+    GET(dev, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, collectives_support);
+    assert_int_equal(collectives_support, collectives ? CL_TRUE : CL_FALSE);
+    /* Program-scope variables: a size of at least 64 KiB exactly when the feature is listed. */
+    int progvars = 0;
+    for (size_t k = 0; k < size / sizeof *features; k++)
+        progvars |= strcmp(features[k].name, "__opencl_c_program_scope_global_variables") == 0;
+    size_t max_var, preferred_vars;
+    GET(dev, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, max_var);
+    GET(dev, CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, preferred_vars);
+    if (progvars) {
+        assert_true(max_var >= 65536);
+        assert_true(preferred_vars >= max_var);
+    } else {
+        assert_int_equal(max_var, 0);
+        assert_int_equal(preferred_vars, 0);
+    }
     cl_device_atomic_capabilities memory_caps, fence_caps;
     GET(dev, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, memory_caps);
     GET(dev, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, fence_caps);
