@@ -57,6 +57,12 @@ struct lanes_wg {
      * program built from the same module, in this process or the next.
      */
     char *globals;
+    /*
+     * The command's printf buffer (compiler/printf.h) when the kernel calls
+     * printf, else NULL; the runtime prints its records when the command
+     * completes.
+     */
+    struct lanes_printf_buffer *printf_buffer;
 };
 
 enum {
@@ -71,6 +77,7 @@ enum {
     LANES_WG_FRAME_ALLOC = 160,
     LANES_WG_SCRATCH = 168,
     LANES_WG_GLOBALS = 176,
+    LANES_WG_PRINTF = 184,
 };
 
 /*
@@ -86,6 +93,7 @@ static_assert(offsetof(struct lanes_wg, work_dim) == LANES_WG_WORK_DIM, "ABI");
 static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "ABI");
 static_assert(offsetof(struct lanes_wg, scratch) == LANES_WG_SCRATCH, "ABI");
 static_assert(offsetof(struct lanes_wg, globals) == LANES_WG_GLOBALS, "ABI");
+static_assert(offsetof(struct lanes_wg, printf_buffer) == LANES_WG_PRINTF, "ABI");
 
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 

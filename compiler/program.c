@@ -264,6 +264,26 @@ static int read_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn,
 }
 
 /* A kernel is a definition that carries Clang's kernel argument metadata. */
+/* True when `f` calls printf, itself or through the functions it calls (no recursion in OpenCL C).
+ */
+static bool calls_printf(LLVMValueRef f, unsigned depth)
+{
+    if (depth > 64)
+        return false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            if (!callee || !LLVMIsAFunction(callee))
+                continue;
+            size_t len;
+            const char *name = LLVMGetValueName2(callee, &len);
+            if ((len == 6 && memcmp(name, "printf", 6) == 0) ||
+                (!LLVMIsDeclaration(callee) && calls_printf(callee, depth + 1)))
+                return true;
+        }
+    return false;
+}
+
 static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
 {
     LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
@@ -274,8 +294,11 @@ static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
     pm->kernels = calloc(n ? n : 1, sizeof *pm->kernels);
     int rc = pm->kernels ? 0 : -1;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f && rc == 0; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && function_md(f, "kernel_arg_addr_space"))
-            rc = read_kernel(m, td, f, &pm->kernels[pm->num_kernels++]);
+        if (!LLVMIsDeclaration(f) && function_md(f, "kernel_arg_addr_space")) {
+            struct lanes_kernel_info *k = &pm->kernels[pm->num_kernels++];
+            rc = read_kernel(m, td, f, k);
+            k->uses_printf = calls_printf(f, 0);
+        }
     LLVMDisposeTargetData(td);
     return rc;
 }

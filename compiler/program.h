@@ -43,6 +43,7 @@ struct lanes_kernel_info {
     cl_uint reqd_sub_group_size; /* intel_reqd_sub_group_size, 0 when not given */
     cl_ulong local_mem_size;     /* bytes of __local variables declared in the kernel */
     char *attributes;            /* CL_KERNEL_ATTRIBUTES */
+    bool uses_printf;            /* calls printf, directly or through its callees */
 };
 
 struct lanes_program_module {

@@ -38,6 +38,12 @@ void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *sp
 /* Makes every integer division of `fn` safe from x / 0 and INT_MIN / -1 (compiler/division.c). */
 void lanes_make_division_safe(LLVMValueRef fn);
 
+/*
+ * Turns the printf calls of `sg` into writes of records into the command's
+ * printf buffer (compiler/printf.c); true when there was one.
+ */
+bool lanes_lower_printf(LLVMValueRef sg);
+
 /* True when `fn` calls a work-group barrier (directly; callees are inlined first). */
 bool lanes_has_barrier(LLVMValueRef fn);
 

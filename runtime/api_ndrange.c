@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* clEnqueueNDRangeKernel and clEnqueueTask, validating in the specification's order. */
+#include "../compiler/printf.h"
 #include "../compiler/program.h"
 #include "check.h"
 #include "context.h"
@@ -8,6 +9,7 @@
 #include "mem.h"
 #include "ndrange.h"
 #include "platform.h"
+#include "printf.h"
 #include "program.h"
 #include "queue.h"
 #include "sched/sched.h"
@@ -139,10 +141,20 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
     return nd;
 }
 
-/* The end of a kernel command: it lets go of its program's variables. */
+/*
+ * The end of a kernel command: what it printed goes to stdout (before the
+ * event completes, so that clFinish returns after the output, and before
+ * its buffers are let go, which %s may point into); it lets go of its
+ * program's variables.
+ */
 static void ndrange_cleanup(cl_event cmd)
 {
     struct lanes_ndrange *nd = cmd->cmd.data;
+    if (nd->printf_buffer) {
+        lanes_printf_flush(nd->printf_buffer, stdout);
+        free(nd->printf_buffer);
+        nd->printf_buffer = NULL;
+    }
     lanes_globals_unkeep(nd->globals);
 }
 
@@ -206,6 +218,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
         pthread_mutex_unlock(&kernel->program->lock);
         if (nd->globals) {
             nd->wg.globals = nd->globals->data;
+            cmd->cmd.cleanup = ndrange_cleanup;
+        }
+        if (kernel->info->uses_printf) {
+            /* Untouched pages of the buffer cost nothing: only what is printed is written. */
+            nd->printf_buffer = malloc(sizeof *nd->printf_buffer + LANES_PRINTF_BUFFER_SIZE);
+            if (!nd->printf_buffer) {
+                lanes_globals_unkeep(nd->globals);
+                lanes_command_discard(cmd);
+                LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "allocating the printf buffer");
+            }
+            nd->printf_buffer->used = 0;
+            nd->printf_buffer->capacity = LANES_PRINTF_BUFFER_SIZE;
+            nd->wg.printf_buffer = nd->printf_buffer;
             cmd->cmd.cleanup = ndrange_cleanup;
         }
     }

@@ -35,9 +35,10 @@ void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);
 struct lanes_ndrange {
     lanes_launcher_fn fn;
     struct lanes_globals *globals; /* the program's variables (wg.globals), kept until the end */
-    struct lanes_wg wg;            /* group_id, local_size and local_mem are set per work-group */
-    size_t local_bytes;            /* of __local memory per work-group */
-    size_t num_groups;             /* in all dimensions */
+    struct lanes_printf_buffer *printf_buffer; /* wg.printf_buffer: printed and freed at the end */
+    struct lanes_wg wg; /* group_id, local_size and local_mem are set per work-group */
+    size_t local_bytes; /* of __local memory per work-group */
+    size_t num_groups;  /* in all dimensions */
     _Alignas(LANES_ARGS_ALIGN) unsigned char args[]; /* the argument block */
 };
 
