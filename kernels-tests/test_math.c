@@ -46,11 +46,13 @@ static long double exp10_ref(long double x)
 {
     return powl(10.0L, x);
 }
+/* OpenCL's powr: NaN for x < 0 and either NaN; -0 is taken as +0. */
 static long double powr_ref(long double x, long double y)
 {
-    if (x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) || (x == 1 && isinf(y)))
+    if (isnan(x) || isnan(y) || x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) ||
+        (x == 1 && isinf(y)))
         return NAN;
-    return powl(x, y);
+    return powl(fabsl(x), y);
 }
 static long double rint_ref(long double x)
 {
@@ -261,7 +263,12 @@ static const float specials[] = {0.0f,
                                  1e10f,
                                  0.1f,
                                  0x1.fffffep-1f,
-                                 0x1.000002p0f};
+                                 0x1.000002p0f,
+                                 0x1p64f, /* acosh, asinh: SLEEF's x^2 overflows from here */
+                                 -0x1p64f,
+                                 0x1p40f,
+                                 -0x1.62e6p+6f, /* sinh, cosh: e^|x| overflows, the result not */
+                                 88.5f};
 #define NUM_SPECIALS (sizeof specials / sizeof *specials)
 
 enum { COUNT = 16 * 3 * 128 }; /* a multiple of every width */

@@ -232,7 +232,10 @@ FOR_WIDTHS(FMOD, )
     CONST float##n powr(float##n x, float##n y)                                                    \
     {                                                                                              \
         float##n r = pow(x, y), nan = (float##n)NAN;                                               \
-        r = x < 0.0f ? nan : r;                                                                    \
+        /* Unlike pow, powr takes -0 as +0 (powr(-0, -1) = +inf) and a NaN y gives NaN even */   \
+        /* for x = 1, as a NaN x does for y = 0 (pow gives 1 for both). */                        \
+        r = x == 0.0f ? pow(__builtin_elementwise_abs(x), y) : r;                                  \
+        r = x < 0.0f || x != x || y != y ? nan : r;                                                \
         r = (x == 0.0f && y == 0.0f) || (x == INFINITY && y == 0.0f) ? nan : r;                    \
         return x == 1.0f && __builtin_elementwise_abs(y) == INFINITY ? nan : r;                    \
     }                                                                                              \
@@ -284,8 +287,8 @@ SLEEF1(asin, asin, u10)
 SLEEF1(lanes_asinh, asinh, u10)
 SLEEF1(atanh, atanh, u10)
 SLEEF1(cbrt, cbrt, u10)
-SLEEF1(cosh, cosh, u10)
-SLEEF1(sinh, sinh, u10)
+SLEEF1(lanes_cosh, cosh, u10)
+SLEEF1(lanes_sinh, sinh, u10)
 SLEEF1(lanes_cospi, cospi, u05)
 SLEEF1(lanes_sinpi, sinpi, u05)
 SLEEF1(erf, erf, u10)
@@ -511,19 +514,31 @@ SLEEF2(lanes_remainder, remainder, )
     {                                                                                              \
         return lanes_atan2_u10(y, x) * M_1_PI_F;                                                   \
     }                                                                                              \
-    /* SLEEF's intermediate overflows for |x| > 2^64: there log(2|x|) is the result. */         \
+    /* SLEEF's intermediate x^2 overflows from |x| = 2^64; from 2^32 on log(2|x|) is exact to */ \
+    /* far below an ulp (the next term is 1/(4x^2)). */                                           \
     CONST float##n acosh(float##n x)                                                               \
     {                                                                                              \
-        return x > 0x1p64f ? log(x) + M_LN2_F : lanes_acosh(x);                                    \
+        return x > 0x1p32f ? log(x) + M_LN2_F : lanes_acosh(x);                                    \
     }                                                                                              \
     CONST float##n asinh(float##n x)                                                               \
     {                                                                                              \
         float##n ax = __builtin_elementwise_abs(x);                                                \
-        return ax > 0x1p64f ? __builtin_elementwise_copysign(log(ax) + M_LN2_F, x) : lanes_asinh(x); \
+        return ax > 0x1p32f ? __builtin_elementwise_copysign(log(ax) + M_LN2_F, x) : lanes_asinh(x); \
     }                                                                                              \
     CONST float##n log1p(float##n x)                                                               \
     {                                                                                              \
         return x > 0x1p64f ? log(x) : lanes_log1p(x);                                              \
+    }                                                                                              \
+    /* Near overflow SLEEF's e^|x| overflows before e^|x|/2 does: (e^(|x|/2) / 2) e^(|x|/2). */  \
+    CONST float##n cosh(float##n x)                                                                \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x), t = exp(ax * 0.5f);                            \
+        return ax > 88.0f ? t * 0.5f * t : lanes_cosh(x);                                          \
+    }                                                                                              \
+    CONST float##n sinh(float##n x)                                                                \
+    {                                                                                              \
+        float##n ax = __builtin_elementwise_abs(x), t = exp(ax * 0.5f);                            \
+        return ax > 88.0f ? __builtin_elementwise_copysign(t * 0.5f * t, x) : lanes_sinh(x);       \
     }                                                                                              \
     /* SLEEF loses accuracy where the result nears the subnormals: go two up. */                   \
     CONST float##n tgamma(float##n x)                                                              \
