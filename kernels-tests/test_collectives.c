@@ -2,8 +2,8 @@
 /*
  * Work-group collective functions (OpenCL C 3.0 6.15.16): work_group_all,
  * _any, _broadcast (1D, 2D and 3D forms), _reduce, _scan_inclusive and
- * _scan_exclusive with add, min and max, for int, uint, long, ulong and
- * float, over 1D, 2D and 3D work-groups, non-uniform last work-groups and
+ * _scan_exclusive with add, min and max, for int, uint, long, ulong,
+ * float and double, over 1D, 2D and 3D work-groups, non-uniform last work-groups and
  * work-groups of one work-item, against host references computed per
  * work-group in local linear id order.
  */
@@ -42,6 +42,7 @@ static const char *result_names[] = {
 
 /* Every collective once, and one in a loop; T, LOWEST (max's identity) come from -D. */
 static const char *source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "kernel void collectives(global const T *in, global const int *pred, global T *out,\n"
     "                        global int *flags, uint total)\n"
     "{\n"
@@ -74,13 +75,13 @@ static const char *source =
     "            work_group_reduce_max(get_local_linear_id() % 3 == i ? x : LOWEST);\n"
     "}\n";
 
-enum type { INT, UINT, LONG, ULONG, FLOAT };
+enum type { INT, UINT, LONG, ULONG, FLOAT, DOUBLE };
 static const struct {
     const char *name, *lowest;
     size_t size;
 } types[] = {
     {"int", "INT_MIN", 4}, {"uint", "0u", 4},         {"long", "LONG_MIN", 8},
-    {"ulong", "0ul", 8},   {"float", "-INFINITY", 4},
+    {"ulong", "0ul", 8},   {"float", "-INFINITY", 4}, {"double", "-INFINITY", 8},
 };
 
 /* Host values: every type held as its own C type in a union. */
@@ -90,6 +91,7 @@ union value {
     int64_t l;
     uint64_t ul;
     float f;
+    double d;
 };
 
 static union value load(enum type t, const void *base, size_t i)
@@ -108,6 +110,7 @@ static union value add(enum type t, union value a, union value b)
     case LONG: r.l = (int64_t)((uint64_t)a.l + (uint64_t)b.l); break;
     case ULONG: r.ul = a.ul + b.ul; break;
     case FLOAT: r.f = a.f + b.f; break;
+    case DOUBLE: r.d = a.d + b.d; break;
     }
     return r;
 }
@@ -121,6 +124,7 @@ static bool less(enum type t, union value a, union value b)
     case LONG: return a.l < b.l;
     case ULONG: return a.ul < b.ul;
     case FLOAT: return a.f < b.f;
+    case DOUBLE: return a.d < b.d;
     }
     return false;
 }
@@ -145,6 +149,7 @@ static union value largest(enum type t)
     case LONG: v.l = INT64_MAX; break;
     case ULONG: v.ul = UINT64_MAX; break;
     case FLOAT: v.f = INFINITY; break;
+    case DOUBLE: v.d = INFINITY; break;
     }
     return v;
 }
@@ -156,14 +161,15 @@ static union value smallest(enum type t)
     case INT: v.i = INT32_MIN; break;
     case LONG: v.l = INT64_MIN; break;
     case FLOAT: v.f = -INFINITY; break;
+    case DOUBLE: v.d = -INFINITY; break;
     default: break;
     }
     return v;
 }
 
 /*
- * Random inputs: integers over their whole range (add wraps); floats are
- * multiples of 1/8 below 512 in magnitude, so that every sum of a
+ * Random inputs: integers over their whole range (add wraps); floats and
+ * doubles are multiples of 1/8 below 512 in magnitude, so that every sum of a
  * work-group is exact in any order.
  */
 static union value random_value(enum type t)
@@ -171,6 +177,8 @@ static union value random_value(enum type t)
     union value v = {.ul = kt_random()};
     if (t == FLOAT)
         v.f = (float)((int)(kt_random() % 8192) - 4096) / 8.0f;
+    else if (t == DOUBLE)
+        v.d = (double)((int)(kt_random() % 8192) - 4096) / 8.0;
     else if (t == INT || t == UINT)
         v.u = (uint32_t)v.ul;
     return v;
@@ -259,7 +267,7 @@ static void layout_free(struct layout *L)
 
 static bool same(enum type t, union value a, union value b)
 {
-    return t == FLOAT ? a.f == b.f : memcmp(&a, &b, types[t].size) == 0;
+    return t == FLOAT ? a.f == b.f : t == DOUBLE ? a.d == b.d : memcmp(&a, &b, types[t].size) == 0;
 }
 
 static void show(enum type t, union value v, char *buf, size_t size)
@@ -270,6 +278,7 @@ static void show(enum type t, union value v, char *buf, size_t size)
     case LONG: snprintf(buf, size, "%lld", (long long)v.l); break;
     case ULONG: snprintf(buf, size, "%llu", (unsigned long long)v.ul); break;
     case FLOAT: snprintf(buf, size, "%a", v.f); break;
+    case DOUBLE: snprintf(buf, size, "%a", v.d); break;
     }
 }
 
@@ -400,7 +409,7 @@ int main(void)
                                 sizeof supported, &supported, NULL));
     if (!supported)
         KT_FAIL("CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT is false");
-    for (enum type t = INT; t <= FLOAT; t++)
+    for (enum type t = INT; t <= DOUBLE; t++)
         run_type(t);
     return kt_teardown();
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * convert_D[_sat][_rte|_rtz|_rtp|_rtn] between every pair of the integer
- * types and float, at every width, against exact references on the host:
+ * types, float and double, at every width, against exact references on the host:
  * saturation, the four rounding modes, NaN, infinities, type boundaries.
  */
 #include "kernels.h"
@@ -17,6 +17,7 @@ static const struct conv_type types[] = {
     {"char", 8, true, false},     {"uchar", 8, false, false},  {"short", 16, true, false},
     {"ushort", 16, false, false}, {"int", 32, true, false},    {"uint", 32, false, false},
     {"long", 64, true, false},    {"ulong", 64, false, false}, {"float", 32, true, true},
+    {"double", 64, true, true},
 };
 #define NUM_TYPES (sizeof types / sizeof *types)
 static const char *modes[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
@@ -27,6 +28,11 @@ typedef __int128 i128;
 static long double load(const struct conv_type *t, const void *buf, size_t i)
 {
     const char *p = (const char *)buf + i * (t->bits / 8);
+    if (t->is_float && t->bits == 64) {
+        double f;
+        memcpy(&f, p, 8);
+        return f;
+    }
     if (t->is_float) {
         float f;
         memcpy(&f, p, 4);
@@ -65,10 +71,57 @@ static void fill(const struct conv_type *t, void *buf)
                                  0x8000000000000000,
                                  0xfffffffffffffe00,
                                  0x20000010000001};
+    /* doubles: float rounding boundaries and overflow, integer boundaries, subnormals */
+    static const double dspecial[] = {0.0,
+                                      -0.0,
+                                      0.5,
+                                      -0.5,
+                                      -1.5,
+                                      2.5,
+                                      127.5,
+                                      -128.5,
+                                      255.5,
+                                      32767.5,
+                                      -32768.5,
+                                      65535.5,
+                                      2147483647.5,
+                                      -2147483648.5,
+                                      4294967295.5,
+                                      4294967296.0,
+                                      0x1p63,
+                                      -0x1p63,
+                                      0x1.fffffffffffffp62,
+                                      0x1.fffffffffffffp63,
+                                      0x1p64,
+                                      1.0 + 0x1p-24,
+                                      1.0 + 0x1p-30,
+                                      -(1.0 + 0x1p-30),
+                                      1.0 + 0x1.8p-24,
+                                      0x1.fffffefffffffp127,
+                                      0x1.ffffffp127,
+                                      -0x1p200,
+                                      1e300,
+                                      0x1p-149,
+                                      0x1p-150,
+                                      -0x1.000001p-150,
+                                      0x1p-1074,
+                                      -0x1p-1074,
+                                      INFINITY,
+                                      -INFINITY,
+                                      NAN,
+                                      0x1.fffffffffffffp-1};
     for (size_t i = 0; i < COUNT; i++) {
         char *p = (char *)buf + i * (t->bits / 8);
         uint64_t r = kt_random();
-        if (t->is_float) {
+        if (t->is_float && t->bits == 64) {
+            double f = i < sizeof dspecial / sizeof *dspecial ? dspecial[i]
+                       : i % 3 == 0                           ? (double)(int64_t)r / 0x1p30
+                       : i % 3 == 1                           ? (double)kt_bits_float((uint32_t)r)
+                                                              : 0;
+            if (i >= sizeof dspecial / sizeof *dspecial && i % 3 == 2)
+                memcpy(&f, &r, 8);
+            memcpy(p, &f, 8);
+        } else if (t->is_float) {
             float f = i < sizeof fspecial / sizeof *fspecial ? fspecial[i]
                       : i & 1                                ? kt_bits_float((uint32_t)r)
                                                              : (float)((double)(int64_t)r / 0x1p40);
@@ -100,6 +153,13 @@ static bool expect(const struct conv_type *d, const struct conv_type *s, long do
         static const int fe[] = {FE_TONEAREST, FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
         fesetround(fe[mode]);
         volatile long double vx = x;
+        if (d->bits == 64) {
+            volatile double f = (double)vx;
+            fesetround(FE_TONEAREST);
+            double g = f;
+            memcpy(out, &g, 8);
+            return true;
+        }
         volatile float f = (float)vx;
         fesetround(FE_TONEAREST);
         uint32_t u = kt_float_bits(f);
@@ -135,7 +195,7 @@ static char *program_source(const struct conv_type *d, unsigned n)
     char width[12] = "";
     if (n > 1)
         snprintf(width, sizeof width, "%u", n);
-    char *s = kt_format("%s", kt_preamble());
+    char *s = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s", kt_preamble());
     kt_append(&s, "kernel void t(");
     for (size_t i = 0; i < NUM_TYPES; i++)
         kt_append(&s, "global const %s *s%zu, ", types[i].name, i);
@@ -191,7 +251,9 @@ int main(void)
                             uint64_t got = (uint64_t)load(&du, out, slot * COUNT + i);
                             checked++;
                             if (d->is_float && isnan(x)) /* any NaN, payload aside */
-                                got = want = (got & 0x7fffffff) > 0x7f800000;
+                                got = want = d->bits == 64
+                                                 ? (got & ~(1ull << 63)) > 0x7ff0000000000000ull
+                                                 : (got & 0x7fffffff) > 0x7f800000;
                             if (got != want) {
                                 KT_FAIL("convert_%s%u%s%s(%s %Lg): got %#llx, want %#llx", d->name,
                                         n, sat ? "_sat" : "", modes[m], types[si].name, x,

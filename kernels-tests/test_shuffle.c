@@ -15,9 +15,9 @@ struct elem_type {
     unsigned size;
 };
 static const struct elem_type types[] = {
-    {"char", "uchar", 1},    {"uchar", "uchar", 1}, {"short", "ushort", 2},
-    {"ushort", "ushort", 2}, {"int", "uint", 4},    {"uint", "uint", 4},
-    {"long", "ulong", 8},    {"ulong", "ulong", 8}, {"float", "uint", 4},
+    {"char", "uchar", 1}, {"uchar", "uchar", 1},  {"short", "ushort", 2}, {"ushort", "ushort", 2},
+    {"int", "uint", 4},   {"uint", "uint", 4},    {"long", "ulong", 8},   {"ulong", "ulong", 8},
+    {"float", "uint", 4}, {"double", "ulong", 8},
 };
 #define NUM_TYPES (sizeof types / sizeof *types)
 

@@ -29,6 +29,8 @@ static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
+    /* Double precision (builtins/math/math_double.cl, kernels-tests/test_math_double.c). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
 };
 
 /* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
@@ -55,6 +57,8 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
     /* Work-group collectives (builtins/workgroup/, kernels-tests/test_collectives.c). */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+    /* Double precision, with cl_khr_fp64 above. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
 };
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */
@@ -92,8 +96,7 @@ static void set_vector_widths(cl_device_id dev, unsigned vector_bytes)
             w = 16; /* the widest OpenCL C vector */
         dev->native_width[t] = dev->preferred_width[t] = w ? w : 1;
     }
-    /* No cl_khr_fp64 or cl_khr_fp16 yet: the specification asks for 0. */
-    dev->native_width[LANES_DOUBLE] = dev->preferred_width[LANES_DOUBLE] = 0;
+    /* No cl_khr_fp16 yet: the specification asks for 0. */
     dev->native_width[LANES_HALF] = dev->preferred_width[LANES_HALF] = 0;
 }
 
@@ -128,7 +131,9 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     set_vector_widths(dev, h->vector_bytes);
     dev->single_fp_config =
         CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | (h->fma ? CL_FP_FMA : 0);
-    dev->double_fp_config = 0;
+    /* What OpenCL 3.0 requires of a device with double precision; the CPU has it all. */
+    dev->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                            CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
     dev->num_sub_group_sizes = 0;
 
     char id[512], machine_id[64];

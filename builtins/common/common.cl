@@ -1,75 +1,79 @@
 // SPDX-License-Identifier: MIT
-// Common functions (OpenCL C 3.0 6.15.3) for float and its vectors.
+// Common functions (OpenCL C 3.0 6.15.3) for float, double and their vectors.
 #include "lanes_builtins.h"
 
-#define COMMON(n, k, unused)                                                                       \
-    CONST float##n clamp(float##n x, float##n lo, float##n hi)                                     \
+#define PI_float M_PI_F
+#define PI_double M_PI
+
+#define COMMON(n, k, T)                                                                            \
+    CONST T##n clamp(T##n x, T##n lo, T##n hi)                                                     \
     {                                                                                              \
         return __builtin_elementwise_min(__builtin_elementwise_max(x, lo), hi);                    \
     }                                                                                              \
-    CONST float##n degrees(float##n r)                                                             \
+    CONST T##n degrees(T##n r)                                                                     \
     {                                                                                              \
-        return r * (180.0f / M_PI_F);                                                              \
+        return r * ((T)180 / PI_##T);                                                              \
     }                                                                                              \
-    CONST float##n radians(float##n d)                                                             \
+    CONST T##n radians(T##n d)                                                                     \
     {                                                                                              \
-        return d * (M_PI_F / 180.0f);                                                              \
+        return d * (PI_##T / (T)180);                                                              \
     }                                                                                              \
-    CONST float##n max(float##n x, float##n y)                                                     \
+    CONST T##n max(T##n x, T##n y)                                                                 \
     {                                                                                              \
         return __builtin_elementwise_max(x, y);                                                    \
     }                                                                                              \
-    CONST float##n min(float##n x, float##n y)                                                     \
+    CONST T##n min(T##n x, T##n y)                                                                 \
     {                                                                                              \
         return __builtin_elementwise_min(x, y);                                                    \
     }                                                                                              \
-    CONST float##n mix(float##n x, float##n y, float##n a)                                         \
+    CONST T##n mix(T##n x, T##n y, T##n a)                                                         \
     {                                                                                              \
         return x + (y - x) * a;                                                                    \
     }                                                                                              \
-    CONST float##n step(float##n edge, float##n x)                                                 \
+    CONST T##n step(T##n edge, T##n x)                                                             \
     {                                                                                              \
-        return x < edge ? (float##n)0.0f : (float##n)1.0f;                                         \
+        return x < edge ? (T##n)0.0f : (T##n)1.0f;                                                 \
     }                                                                                              \
-    CONST float##n smoothstep(float##n e0, float##n e1, float##n x)                                \
+    CONST T##n smoothstep(T##n e0, T##n e1, T##n x)                                                \
     {                                                                                              \
-        float##n t = clamp((x - e0) / (e1 - e0), (float##n)0.0f, (float##n)1.0f);                  \
+        T##n t = clamp((x - e0) / (e1 - e0), (T##n)0.0f, (T##n)1.0f);                              \
         return t * t * (3.0f - 2.0f * t);                                                          \
     }                                                                                              \
     /* 1 or -1 by the sign of x, x itself for zeros (keeping -0), 0 for NaN */                     \
-    CONST float##n sign(float##n x)                                                                \
+    CONST T##n sign(T##n x)                                                                        \
     {                                                                                              \
-        float##n one = __builtin_elementwise_copysign((float##n)1.0f, x);                          \
-        return x != x ? (float##n)0.0f : x == 0.0f ? x : one;                                      \
+        T##n one = __builtin_elementwise_copysign((T##n)1.0f, x);                                  \
+        return x != x ? (T##n)0.0f : x == 0.0f ? x : one;                                          \
     }                                                                                              \
-    COMMON_SCALAR_ARGS_##k(n)
+    COMMON_SCALAR_ARGS_##k(n, T)
 
 // The (gentype, float) forms of vectors.
-#define COMMON_SCALAR_ARGS_SCAL(n)
-#define COMMON_SCALAR_ARGS_VEC(n)                                                                  \
-    CONST float##n clamp(float##n x, float lo, float hi)                                           \
+#define COMMON_SCALAR_ARGS_SCAL(n, T)
+#define COMMON_SCALAR_ARGS_VEC(n, T)                                                               \
+    CONST T##n clamp(T##n x, T lo, T hi)                                                           \
     {                                                                                              \
-        return clamp(x, (float##n)lo, (float##n)hi);                                               \
+        return clamp(x, (T##n)lo, (T##n)hi);                                                       \
     }                                                                                              \
-    CONST float##n max(float##n x, float y)                                                        \
+    CONST T##n max(T##n x, T y)                                                                    \
     {                                                                                              \
-        return __builtin_elementwise_max(x, (float##n)y);                                          \
+        return __builtin_elementwise_max(x, (T##n)y);                                              \
     }                                                                                              \
-    CONST float##n min(float##n x, float y)                                                        \
+    CONST T##n min(T##n x, T y)                                                                    \
     {                                                                                              \
-        return __builtin_elementwise_min(x, (float##n)y);                                          \
+        return __builtin_elementwise_min(x, (T##n)y);                                              \
     }                                                                                              \
-    CONST float##n mix(float##n x, float##n y, float a)                                            \
+    CONST T##n mix(T##n x, T##n y, T a)                                                            \
     {                                                                                              \
-        return mix(x, y, (float##n)a);                                                             \
+        return mix(x, y, (T##n)a);                                                                 \
     }                                                                                              \
-    CONST float##n step(float edge, float##n x)                                                    \
+    CONST T##n step(T edge, T##n x)                                                                \
     {                                                                                              \
-        return step((float##n)edge, x);                                                            \
+        return step((T##n)edge, x);                                                                \
     }                                                                                              \
-    CONST float##n smoothstep(float e0, float e1, float##n x)                                      \
+    CONST T##n smoothstep(T e0, T e1, T##n x)                                                      \
     {                                                                                              \
-        return smoothstep((float##n)e0, (float##n)e1, x);                                          \
+        return smoothstep((T##n)e0, (T##n)e1, x);                                                  \
     }
 
-FOR_WIDTHS(COMMON, )
+FOR_WIDTHS(COMMON, float)
+FOR_WIDTHS(COMMON, double)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Geometric functions (OpenCL C 3.0 6.15.5) for float, float2, float3, float4.
+// Geometric functions (OpenCL C 3.0 6.15.5) for float, float2, float3, float4
+// and the same shapes of double (which has no fast_ functions).
 #include "lanes_builtins.h"
 
 CONST float dot(float x, float y)
@@ -33,10 +34,10 @@ CONST float4 cross(float4 a, float4 b)
 #define GEOMETRIC(n, k, unused)                                                                    \
     /*                                                                                             \
      * p times a power of two (exact) that brings its largest magnitude m (finite, not 0) into     \
-     * [1, 2): no square then overflows, and no element loses bits the result keeps. *undo is     \
-     * the inverse factor.                                                                          \
+     * [1, 2): no square then overflows, and no element loses bits the result keeps. *undo is      \
+     * the inverse factor.                                                                         \
      */                                                                                            \
-    static inline float##n scaled_##k##n(float##n p, float m, float *undo)                        \
+    static inline float##n scaled_##k##n(float##n p, float m, float *undo)                         \
     {                                                                                              \
         float pre = m > 0x1p64f ? 0x1p-64f : m < 0x1p-64f ? 0x1p64f : 1.0f;                        \
         uint e = as_uint(m * pre) >> 23; /* a normal number's biased exponent, 42 to 191 */        \
@@ -97,3 +98,79 @@ GEOMETRIC(, SCAL, )
 GEOMETRIC(2, VEC, )
 GEOMETRIC(3, VEC, )
 GEOMETRIC(4, VEC, )
+
+CONST double dot(double x, double y)
+{
+    return x * y;
+}
+CONST double dot(double2 x, double2 y)
+{
+    return x.x * y.x + x.y * y.y;
+}
+CONST double dot(double3 x, double3 y)
+{
+    return x.x * y.x + x.y * y.y + x.z * y.z;
+}
+CONST double dot(double4 x, double4 y)
+{
+    return (x.x * y.x + x.y * y.y) + (x.z * y.z + x.w * y.w);
+}
+
+CONST double3 cross(double3 a, double3 b)
+{
+    return a.yzx * b.zxy - a.zxy * b.yzx;
+}
+CONST double4 cross(double4 a, double4 b)
+{
+    return (double4)(cross(a.xyz, b.xyz), 0.0);
+}
+
+#define DOUBLE_GEOMETRIC(n, k, unused)                                                             \
+    /*                                                                                             \
+     * p times a power of two (exact) that brings its largest magnitude m (finite, not 0) into     \
+     * [1, 2): no square then overflows, and no element loses bits the result keeps. *undo is      \
+     * the inverse factor.                                                                         \
+     */                                                                                            \
+    static inline double##n dscaled_##k##n(double##n p, double m, double *undo)                    \
+    {                                                                                              \
+        double pre = m > 0x1p512 ? 0x1p-512 : m < 0x1p-512 ? 0x1p512 : 1.0;                        \
+        ulong e = as_ulong(m * pre) >> 52; /* a normal number's biased exponent */                 \
+        *undo = as_double(e << 52) * (1.0 / pre);                                                  \
+        return p * pre * as_double((2046ul - e) << 52);                                            \
+    }                                                                                              \
+    CONST double length(double##n p)                                                               \
+    {                                                                                              \
+        double l2 = dot(p, p);                                                                     \
+        if (l2 < INFINITY && l2 > 0x1p-968)                                                        \
+            return __builtin_elementwise_sqrt(l2);                                                 \
+        double m = MAX_ELEMENT_##k(__builtin_elementwise_abs(p));                                  \
+        if (m == 0.0 || m == INFINITY || m != m)                                                   \
+            return m == 0.0 ? 0.0 : m + dot(p, p); /* NaN stays NaN */                             \
+        double undo;                                                                               \
+        double##n q = dscaled_##k##n(p, m, &undo);                                                 \
+        return __builtin_elementwise_sqrt(dot(q, q)) * undo;                                       \
+    }                                                                                              \
+    CONST double distance(double##n p0, double##n p1)                                              \
+    {                                                                                              \
+        return length(p0 - p1);                                                                    \
+    }                                                                                              \
+    /* Scaled by a power of two first (exact), so that neither tiny nor huge p loses precision. */ \
+    CONST double##n normalize(double##n p)                                                         \
+    {                                                                                              \
+        double##n a = __builtin_elementwise_abs(p);                                                \
+        double m = MAX_ELEMENT_##k(a);                                                             \
+        if (m == INFINITY) { /* infinities: 1 there, 0 elsewhere */                                \
+            p = __builtin_elementwise_copysign(a == INFINITY ? (double##n)1.0 : (double##n)0.0,    \
+                                               p);                                                 \
+            m = 1.0;                                                                               \
+        }                                                                                          \
+        if (m == 0.0 || m != m)                                                                    \
+            return m == 0.0 ? p : p + m; /* zero stays as is, NaN stays NaN */                     \
+        double undo;                                                                               \
+        double##n q = dscaled_##k##n(p, m, &undo);                                                 \
+        return q / __builtin_elementwise_sqrt(dot(q, q));                                          \
+    }
+DOUBLE_GEOMETRIC(, SCAL, )
+DOUBLE_GEOMETRIC(2, VEC, )
+DOUBLE_GEOMETRIC(3, VEC, )
+DOUBLE_GEOMETRIC(4, VEC, )

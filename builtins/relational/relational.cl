@@ -1,68 +1,83 @@
 // SPDX-License-Identifier: MIT
-// Relational functions (OpenCL C 3.0 6.15.6). OpenCL C's comparisons already
-// give the results the specification asks for: int 1 or 0 for scalars, -1 or
-// 0 in each element of a vector (of the operands' element size).
+// Relational functions (OpenCL C 3.0 6.15.6), float and double. OpenCL C's
+// comparisons already give the results the specification asks for: int 1 or
+// 0 for scalars, -1 or 0 in each element of a vector (of the operands'
+// element size: int for float, long for double).
 #include "lanes_builtins.h"
 
-#define FLOAT_RELATIONAL(n, k, unused)                                                             \
-    CONST int##n isequal(float##n x, float##n y)                                                   \
+// The result of a relational of T: int for scalars (1 or 0), the element
+// size's signed integer for vectors (-1 or 0); that integer type, for the bits.
+#define RES(T, k, n) PASTE(RES_##T##_##k, n)
+#define RES_float_SCAL int
+#define RES_float_VEC int
+#define RES_double_SCAL int
+#define RES_double_VEC long
+#define BITS(T, n) PASTE(BITS_##T, n)
+#define BITS_float int
+#define BITS_double long
+#define MIN_NORMAL_float FLT_MIN
+#define MIN_NORMAL_double DBL_MIN
+
+#define FLOAT_RELATIONAL(n, k, T)                                                                  \
+    CONST RES(T, k, n) isequal(T##n x, T##n y)                                                     \
     {                                                                                              \
         return x == y;                                                                             \
     }                                                                                              \
-    CONST int##n isnotequal(float##n x, float##n y)                                                \
+    CONST RES(T, k, n) isnotequal(T##n x, T##n y)                                                  \
     {                                                                                              \
         return x != y;                                                                             \
     }                                                                                              \
-    CONST int##n isgreater(float##n x, float##n y)                                                 \
+    CONST RES(T, k, n) isgreater(T##n x, T##n y)                                                   \
     {                                                                                              \
         return x > y;                                                                              \
     }                                                                                              \
-    CONST int##n isgreaterequal(float##n x, float##n y)                                            \
+    CONST RES(T, k, n) isgreaterequal(T##n x, T##n y)                                              \
     {                                                                                              \
         return x >= y;                                                                             \
     }                                                                                              \
-    CONST int##n isless(float##n x, float##n y)                                                    \
+    CONST RES(T, k, n) isless(T##n x, T##n y)                                                      \
     {                                                                                              \
         return x < y;                                                                              \
     }                                                                                              \
-    CONST int##n islessequal(float##n x, float##n y)                                               \
+    CONST RES(T, k, n) islessequal(T##n x, T##n y)                                                 \
     {                                                                                              \
         return x <= y;                                                                             \
     }                                                                                              \
-    CONST int##n islessgreater(float##n x, float##n y)                                             \
+    CONST RES(T, k, n) islessgreater(T##n x, T##n y)                                               \
     {                                                                                              \
         return (x < y) | (x > y);                                                                  \
     }                                                                                              \
-    CONST int##n isfinite(float##n x)                                                              \
+    CONST RES(T, k, n) isfinite(T##n x)                                                            \
     {                                                                                              \
         return __builtin_elementwise_abs(x) < INFINITY;                                            \
     }                                                                                              \
-    CONST int##n isinf(float##n x)                                                                 \
+    CONST RES(T, k, n) isinf(T##n x)                                                               \
     {                                                                                              \
         return __builtin_elementwise_abs(x) == INFINITY;                                           \
     }                                                                                              \
-    CONST int##n isnan(float##n x)                                                                 \
+    CONST RES(T, k, n) isnan(T##n x)                                                               \
     {                                                                                              \
         return x != x;                                                                             \
     }                                                                                              \
-    CONST int##n isnormal(float##n x)                                                              \
+    CONST RES(T, k, n) isnormal(T##n x)                                                            \
     {                                                                                              \
-        float##n a = __builtin_elementwise_abs(x);                                                 \
-        return (a >= FLT_MIN) & (a < INFINITY);                                                    \
+        T##n a = __builtin_elementwise_abs(x);                                                     \
+        return (a >= MIN_NORMAL_##T) & (a < INFINITY);                                             \
     }                                                                                              \
-    CONST int##n isordered(float##n x, float##n y)                                                 \
+    CONST RES(T, k, n) isordered(T##n x, T##n y)                                                   \
     {                                                                                              \
         return (x == x) & (y == y);                                                                \
     }                                                                                              \
-    CONST int##n isunordered(float##n x, float##n y)                                               \
+    CONST RES(T, k, n) isunordered(T##n x, T##n y)                                                 \
     {                                                                                              \
         return (x != x) | (y != y);                                                                \
     }                                                                                              \
-    CONST int##n signbit(float##n x)                                                               \
+    CONST RES(T, k, n) signbit(T##n x)                                                             \
     {                                                                                              \
-        return as_int##n(x) < 0;                                                                   \
+        return PASTE(as_, BITS(T, n))(x) < 0;                                                      \
     }
-FOR_WIDTHS(FLOAT_RELATIONAL, )
+FOR_WIDTHS(FLOAT_RELATIONAL, float)
+FOR_WIDTHS(FLOAT_RELATIONAL, double)
 
 // any and all look at the most significant bit of each element.
 #define ANY_ALL(n, k, S)                                                                           \
@@ -95,7 +110,7 @@ ANY_ALL_TYPE(long)
     CONST T##n bitselect(T##n a, T##n b, T##n c)                                                   \
     {                                                                                              \
         U##n m = as_##U##n(c);                                                                     \
-        return as_##T##n((U##n)((as_##U##n(a) & (U##n)~m) | (as_##U##n(b) & m)));                 \
+        return as_##T##n((U##n)((as_##U##n(a) & (U##n) ~m) | (as_##U##n(b) & m)));                 \
     }                                                                                              \
     CONST T##n select(T##n a, T##n b, I##n c)                                                      \
     {                                                                                              \
@@ -118,3 +133,4 @@ SELECT_TYPE(uint, int, uint)
 SELECT_TYPE(long, long, ulong)
 SELECT_TYPE(ulong, long, ulong)
 SELECT_TYPE(float, int, uint)
+SELECT_TYPE(double, long, ulong)

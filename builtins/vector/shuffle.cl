@@ -110,8 +110,8 @@
     FOR_MASK_WIDTHS(SHUFFLE2_CONCAT, T, U, 8)                                                      \
     FOR_MASK_WIDTHS(SHUFFLE2_SELECT, T, U, 16)
 
-// Every gentype with its same-size unsigned mask type. No double or half:
-// the device has neither cl_khr_fp64 nor cl_khr_fp16.
+// Every gentype with its same-size unsigned mask type. No half: the device
+// has no cl_khr_fp16.
 SHUFFLE_TYPE(char, uchar)
 SHUFFLE_TYPE(uchar, uchar)
 SHUFFLE_TYPE(short, ushort)
@@ -121,3 +121,4 @@ SHUFFLE_TYPE(uint, uint)
 SHUFFLE_TYPE(long, ulong)
 SHUFFLE_TYPE(ulong, ulong)
 SHUFFLE_TYPE(float, uint)
+SHUFFLE_TYPE(double, ulong)

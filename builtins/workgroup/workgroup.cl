@@ -2,7 +2,7 @@
 // Work-group collective functions (OpenCL C 3.0 6.15.16,
 // __opencl_c_work_group_collective_functions): all, any, broadcast, and
 // reduce / inclusive scan / exclusive scan with add, min and max, for int,
-// uint, long, ulong and float (the device has no half or double).
+// uint, long, ulong, float and double (the device has no half).
 //
 // Every work-item of the work-group reaches a collective with the same
 // (uniform) arguments. Each one writes its value to its slot in the
@@ -25,7 +25,7 @@
 // Integer add wraps (done in the unsigned twin type); float add is summed
 // in id order, which OpenCL allows (any order is). min and max on floats
 // follow fmin and fmax. Identities: 0 for add, the type's largest value
-// for min and its smallest for max (+-INFINITY for float).
+// for min and its smallest for max (+-INFINITY for float and double).
 #include "lanes_builtins.h"
 
 // The work-group scratch; compiler/workitem.c lowers the call to wg->scratch.
@@ -47,12 +47,15 @@ static size_t wg_items(void)
 #define ADD_long(a, b) ((long)((ulong)(a) + (ulong)(b)))
 #define ADD_ulong(a, b) ((a) + (b))
 #define ADD_float(a, b) ((a) + (b))
+#define ADD_double(a, b) ((a) + (b))
 #define OP_add(T, a, b) ADD_##T(a, b)
 #define OP_min(T, a, b) min(a, b)
 #define OP_max(T, a, b) max(a, b)
 
 #define MIN_float (-INFINITY)
 #define MAX_float INFINITY
+#define MIN_double (-(double)INFINITY)
+#define MAX_double ((double)INFINITY)
 #define ID_add(T) ((T)0)
 #define ID_min(T) MAX_##T
 #define ID_max(T) MIN_##T
@@ -135,6 +138,7 @@ FAMILY(uint)
 FAMILY(long)
 FAMILY(ulong)
 FAMILY(float)
+FAMILY(double)
 
 // all: no work-item has a zero predicate (their minimum as 0/1 is 1); any: one has.
 OVL int work_group_all(int predicate)

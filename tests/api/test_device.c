@@ -214,6 +214,16 @@ static void cpu_device_facts(void **state)
     GET(dev, CL_DEVICE_SINGLE_FP_CONFIG, fp);
     assert_true((fp & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) ==
                 (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
+    /* Double precision: 0, or all that OpenCL 3.0 asks of a device with cl_khr_fp64. */
+    cl_device_fp_config dfp;
+    GET(dev, CL_DEVICE_DOUBLE_FP_CONFIG, dfp);
+    char *exts = lanes_test_device_string(dev, CL_DEVICE_EXTENSIONS);
+    if (lanes_test_has_word(exts, "cl_khr_fp64"))
+        assert_int_equal(dfp, CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                  CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM);
+    else
+        assert_int_equal(dfp, 0);
+    free(exts);
 
     char *profile = lanes_test_device_string(dev, CL_DEVICE_PROFILE);
     char *version = lanes_test_device_string(dev, CL_DEVICE_VERSION);
@@ -250,6 +260,8 @@ static void vector_widths(void **state)
     /* Widths of optional types are 0 unless their extension is listed. */
     if (!lanes_test_has_word(ext, "cl_khr_fp64"))
         assert_int_equal(d, 0);
+    else
+        assert_int_equal(d, l); /* as many as longs */
     if (!lanes_test_has_word(ext, "cl_khr_fp16"))
         assert_int_equal(h, 0);
     free(ext);
@@ -300,7 +312,8 @@ static void capability_lists(void **state)
                                    "__opencl_c_atomic_scope_device",
                                    "__opencl_c_atomic_scope_all_devices",
                                    "__opencl_c_program_scope_global_variables",
-                                   "__opencl_c_work_group_collective_functions"};
+                                   "__opencl_c_work_group_collective_functions",
+                                   "__opencl_c_fp64"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)

@@ -349,6 +349,10 @@ static void predefined_macros(void **state)
     cl_device_fp_config fp;
     assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL),
                      CL_SUCCESS);
+    char exts[4096];
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof exts, exts, NULL),
+                     CL_SUCCESS);
+    int fp64 = strstr(exts, "cl_khr_fp64") != NULL;
     static const char *src = "kernel void m(global int *o) {\n"
                              "    o[0] = __OPENCL_VERSION__;\n"
                              "    o[1] = __OPENCL_C_VERSION__;\n"
@@ -376,15 +380,18 @@ static void predefined_macros(void **state)
                              "#ifdef cl_khr_global_int32_base_atomics\n"
                              "    o[9] = 1;\n"
                              "#endif\n"
+                             "#ifdef __opencl_c_fp64\n"
+                             "    o[10] = 1;\n"
+                             "#endif\n"
                              "}\n";
     const char *options[] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-fast-relaxed-math"};
     for (int v = 0; v < 2; v++) {
         cl_kernel k = kernel_of(src, "m", options[v]);
-        int zero[10] = {0};
+        int zero[11] = {0};
         cl_mem m = buffer(sizeof zero, zero);
         assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
         assert_int_equal(clEnqueueTask(queue, k, 0, NULL, NULL), CL_SUCCESS);
-        int r[10];
+        int r[11];
         assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
                          CL_SUCCESS);
         assert_int_equal(r[0], 300);
@@ -393,10 +400,11 @@ static void predefined_macros(void **state)
         assert_int_equal(r[3], 0); /* no image support */
         assert_int_equal(r[4], (fp & CL_FP_FMA) ? 1 : 0);
         assert_int_equal(r[5], v);
-        assert_int_equal(r[6], 0); /* cl_khr_fp64 is not listed */
+        assert_int_equal(r[6], fp64 ? 1 : 0); /* as the device lists cl_khr_fp64 */
         assert_int_equal(r[7], 1);
         assert_int_equal(r[8], 0);
         assert_int_equal(r[9], 1);
+        assert_int_equal(r[10], fp64 ? 1 : 0); /* the feature with the extension */
         clReleaseMemObject(m);
         clReleaseKernel(k);
     }

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: MIT
+// Double math (OpenCL C 3.0 6.15.2, cl_khr_fp64), as builtins/math/math.cl
+// does float: exact operations are Clang's elementwise built-ins, the rest
+// SLEEF's double code of the library's ISA level:
+//   width 1: Sleef_<f>d1_<u>purec[fma]   2, 3: the 2-wide (3 padded to 4)
+//   width 4: 4-wide (AVX2) or two 2s     8: 8-wide (AVX-512) or two 4s   16: two 8s
+// Accuracy: u10 (1 ulp) throughout, u05 or exact where SLEEF has it; OpenCL's
+// double bounds are 4 ulp or more except for the exact and correctly rounded
+// functions (checked by kernels-tests/math). There are no half_ or native_
+// functions for double.
+#include "lanes_builtins.h"
+
+#if LANES_ISA >= 3
+#define ISA1 purecfma
+#define ISA2 avx2128
+#else
+#define ISA1 purec
+#define ISA2 sse2
+#endif
+#define SLEEF(fn, w, u, isa) PASTE(Sleef_##fn##d##w##_##u, isa)
+
+#define DECLARE1(fn, u)                                                                            \
+    double SLEEF(fn, 1, u, ISA1)(double) __attribute__((const));                                   \
+    double2 SLEEF(fn, 2, u, ISA2)(double2) __attribute__((const));                                 \
+    DECLARE1_4(fn, u) DECLARE1_8(fn, u)
+#define DECLARE2(fn, u)                                                                            \
+    double SLEEF(fn, 1, u, ISA1)(double, double) __attribute__((const));                           \
+    double2 SLEEF(fn, 2, u, ISA2)(double2, double2) __attribute__((const));                        \
+    DECLARE2_4(fn, u) DECLARE2_8(fn, u)
+#if LANES_ISA >= 3
+#define DECLARE1_4(fn, u) double4 SLEEF(fn, 4, u, avx2)(double4) __attribute__((const));
+#define DECLARE2_4(fn, u) double4 SLEEF(fn, 4, u, avx2)(double4, double4) __attribute__((const));
+#define CALL4(fn, u, ...) SLEEF(fn, 4, u, avx2)(__VA_ARGS__)
+#else
+#define DECLARE1_4(fn, u)
+#define DECLARE2_4(fn, u)
+#define CALL4(fn, u, ...) (double4)(CALL2(fn, u, LO(__VA_ARGS__)), CALL2(fn, u, HI(__VA_ARGS__)))
+#endif
+#if LANES_ISA >= 4
+#define DECLARE1_8(fn, u) double8 SLEEF(fn, 8, u, avx512f)(double8) __attribute__((const));
+#define DECLARE2_8(fn, u) double8 SLEEF(fn, 8, u, avx512f)(double8, double8) __attribute__((const));
+#define CALL8(fn, u, ...) SLEEF(fn, 8, u, avx512f)(__VA_ARGS__)
+#else
+#define DECLARE1_8(fn, u)
+#define DECLARE2_8(fn, u)
+#define CALL8(fn, u, ...) (double8)(CALL4(fn, u, LO(__VA_ARGS__)), CALL4(fn, u, HI(__VA_ARGS__)))
+#endif
+#define CALL1(fn, u, ...) SLEEF(fn, 1, u, ISA1)(__VA_ARGS__)
+#define CALL2(fn, u, ...) SLEEF(fn, 2, u, ISA2)(__VA_ARGS__)
+#define CALL16(fn, u, ...) (double16)(CALL8(fn, u, LO(__VA_ARGS__)), CALL8(fn, u, HI(__VA_ARGS__)))
+// Halves of each argument (one or two), for splitting a wide call.
+#define LO(...) LO_N(__VA_ARGS__, LO2, LO1)(__VA_ARGS__)
+#define HI(...) LO_N(__VA_ARGS__, HI2, HI1)(__VA_ARGS__)
+#define LO_N(a, b, m, ...) m
+#define LO1(x) (x).lo
+#define LO2(x, y) (x).lo, (y).lo
+#define HI1(x) (x).hi
+#define HI2(x, y) (x).hi, (y).hi
+
+// name(doublen) -> SLEEF's fn with accuracy u, for every width.
+#define SLEEF1(name, fn, u)                                                                        \
+    DECLARE1(fn, u)                                                                                \
+    CONST double name(double x)                                                                    \
+    {                                                                                              \
+        return CALL1(fn, u, x);                                                                    \
+    }                                                                                              \
+    CONST double2 name(double2 x)                                                                  \
+    {                                                                                              \
+        return CALL2(fn, u, x);                                                                    \
+    }                                                                                              \
+    CONST double3 name(double3 x)                                                                  \
+    {                                                                                              \
+        return CALL4(fn, u, x.xyzz).xyz;                                                           \
+    }                                                                                              \
+    CONST double4 name(double4 x)                                                                  \
+    {                                                                                              \
+        return CALL4(fn, u, x);                                                                    \
+    }                                                                                              \
+    CONST double8 name(double8 x)                                                                  \
+    {                                                                                              \
+        return CALL8(fn, u, x);                                                                    \
+    }                                                                                              \
+    CONST double16 name(double16 x)                                                                \
+    {                                                                                              \
+        return CALL16(fn, u, x);                                                                   \
+    }
+#define SLEEF2(name, fn, u)                                                                        \
+    DECLARE2(fn, u)                                                                                \
+    CONST double name(double x, double y)                                                          \
+    {                                                                                              \
+        return CALL1(fn, u, x, y);                                                                 \
+    }                                                                                              \
+    CONST double2 name(double2 x, double2 y)                                                       \
+    {                                                                                              \
+        return CALL2(fn, u, x, y);                                                                 \
+    }                                                                                              \
+    CONST double3 name(double3 x, double3 y)                                                       \
+    {                                                                                              \
+        return CALL4(fn, u, x.xyzz, y.xyzz).xyz;                                                   \
+    }                                                                                              \
+    CONST double4 name(double4 x, double4 y)                                                       \
+    {                                                                                              \
+        return CALL4(fn, u, x, y);                                                                 \
+    }                                                                                              \
+    CONST double8 name(double8 x, double8 y)                                                       \
+    {                                                                                              \
+        return CALL8(fn, u, x, y);                                                                 \
+    }                                                                                              \
+    CONST double16 name(double16 x, double16 y)                                                    \
+    {                                                                                              \
+        return CALL16(fn, u, x, y);                                                                \
+    }
+
+// OpenCL's double bounds (ulp): sin, cos, tan, exp, exp2, exp10, log, log2,
+// log10, acos, asin, atan, acosh, asinh, cosh, sinh, hypot, cospi, sinpi 4;
+// tanh, atanh, atan2 5 or 6; cbrt 2; expm1 3; log1p 2; pow 16; erf, erfc,
+// tgamma 16; lgamma unbounded; fmod, nextafter, remainder exact.
+SLEEF1(sin, sin, u10)
+SLEEF1(cos, cos, u10)
+SLEEF1(tan, tan, u10)
+SLEEF1(exp, exp, u10)
+SLEEF1(exp2, exp2, u10)
+SLEEF1(exp10, exp10, u10)
+SLEEF1(log, log, u10)
+SLEEF1(log2, log2, u10)
+SLEEF1(log10, log10, u10)
+SLEEF1(tanh, tanh, u10)
+SLEEF1(atan, atan, u10)
+SLEEF2(lanes_pow, pow, u10)
+SLEEF2(atan2, atan2, u10)
+SLEEF1(acos, acos, u10)
+SLEEF1(lanes_acosh, acosh, u10)
+SLEEF1(asin, asin, u10)
+SLEEF1(lanes_asinh, asinh, u10)
+SLEEF1(atanh, atanh, u10)
+SLEEF1(cbrt, cbrt, u10)
+SLEEF1(lanes_cosh, cosh, u10)
+SLEEF1(lanes_sinh, sinh, u10)
+SLEEF1(lanes_cospi, cospi, u05)
+SLEEF1(lanes_sinpi, sinpi, u05)
+SLEEF1(erf, erf, u10)
+SLEEF1(erfc, erfc, u15)
+SLEEF1(expm1, expm1, u10)
+SLEEF1(lanes_log1p, log1p, u10)
+SLEEF1(lanes_lgamma, lgamma, u10)
+SLEEF1(lanes_tgamma, tgamma, u10)
+SLEEF2(hypot, hypot, u05)
+SLEEF2(nextafter, nextafter, )
+SLEEF2(lanes_remainder, remainder, )
+SLEEF2(lanes_fmod, fmod, )
+
+// int results of double vectors (whose comparisons give long masks).
+#define CVT_INT(x, n) CVT_INT_##n(x)
+#define CVT_INT_(x) ((int)(x))
+#define CVT_INT_2(x) __builtin_convertvector(x, int2)
+#define CVT_INT_3(x) __builtin_convertvector(x, int3)
+#define CVT_INT_4(x) __builtin_convertvector(x, int4)
+#define CVT_INT_8(x) __builtin_convertvector(x, int8)
+#define CVT_INT_16(x) __builtin_convertvector(x, int16)
+#define CVT_LONG(x, n) CVT_LONG_##n(x)
+#define CVT_LONG_(x) ((long)(x))
+#define CVT_LONG_2(x) __builtin_convertvector(x, long2)
+#define CVT_LONG_3(x) __builtin_convertvector(x, long3)
+#define CVT_LONG_4(x) __builtin_convertvector(x, long4)
+#define CVT_LONG_8(x) __builtin_convertvector(x, long8)
+#define CVT_LONG_16(x) __builtin_convertvector(x, long16)
+#define CVT_DOUBLE(x, n) CVT_DOUBLE_##n(x)
+#define CVT_DOUBLE_(x) ((double)(x))
+#define CVT_DOUBLE_2(x) __builtin_convertvector(x, double2)
+#define CVT_DOUBLE_3(x) __builtin_convertvector(x, double3)
+#define CVT_DOUBLE_4(x) __builtin_convertvector(x, double4)
+#define CVT_DOUBLE_8(x) __builtin_convertvector(x, double8)
+#define CVT_DOUBLE_16(x) __builtin_convertvector(x, double16)
+
+// Exact, or one correctly rounded operation: Clang's elementwise built-ins.
+#define EXACT(n, k, unused)                                                                        \
+    CONST double##n fabs(double##n x)                                                              \
+    {                                                                                              \
+        return __builtin_elementwise_abs(x);                                                       \
+    }                                                                                              \
+    CONST double##n floor(double##n x)                                                             \
+    {                                                                                              \
+        return __builtin_elementwise_floor(x);                                                     \
+    }                                                                                              \
+    CONST double##n ceil(double##n x)                                                              \
+    {                                                                                              \
+        return __builtin_elementwise_ceil(x);                                                      \
+    }                                                                                              \
+    CONST double##n trunc(double##n x)                                                             \
+    {                                                                                              \
+        return __builtin_elementwise_trunc(x);                                                     \
+    }                                                                                              \
+    CONST double##n round(double##n x)                                                             \
+    {                                                                                              \
+        return __builtin_elementwise_round(x);                                                     \
+    }                                                                                              \
+    CONST double##n rint(double##n x)                                                              \
+    {                                                                                              \
+        return __builtin_elementwise_roundeven(x);                                                 \
+    }                                                                                              \
+    CONST double##n sqrt(double##n x)                                                              \
+    {                                                                                              \
+        return __builtin_elementwise_sqrt(x);                                                      \
+    }                                                                                              \
+    CONST double##n rsqrt(double##n x)                                                             \
+    {                                                                                              \
+        return 1.0 / __builtin_elementwise_sqrt(x);                                                \
+    }                                                                                              \
+    CONST double##n fmin(double##n x, double##n y)                                                 \
+    {                                                                                              \
+        return __builtin_elementwise_min(x, y);                                                    \
+    }                                                                                              \
+    CONST double##n fmax(double##n x, double##n y)                                                 \
+    {                                                                                              \
+        return __builtin_elementwise_max(x, y);                                                    \
+    }                                                                                              \
+    CONST double##n fma(double##n x, double##n y, double##n z)                                     \
+    {                                                                                              \
+        return __builtin_elementwise_fma(x, y, z);                                                 \
+    }                                                                                              \
+    CONST double##n mad(double##n x, double##n y, double##n z)                                     \
+    {                                                                                              \
+        return x * y + z; /* any precision: the optimizer may contract */                          \
+    }                                                                                              \
+    CONST double##n copysign(double##n x, double##n y)                                             \
+    {                                                                                              \
+        return __builtin_elementwise_copysign(x, y);                                               \
+    }                                                                                              \
+    /* SLEEF's pow overflows a little early, at results near the largest double: there */          \
+    /* (|x| s)^y (1/s)^y with s = 1/2 for y > 0 and 2 for y < 0 (exact scalings that keep the */   \
+    /* first factor from overflowing), (1/s)^y as (1/s)^(y/2) squared when it overflows itself */  \
+    /* (3 ulp at most), signed as SLEEF's result. pow(1, y) is 1 for every y, NaN included. */     \
+    CONST double##n pow(double##n x, double##n y)                                                  \
+    {                                                                                              \
+        double##n r = lanes_pow(x, y), ax = __builtin_elementwise_abs(x);                          \
+        double##n s = y > 0.0 ? 0.5 : 2.0;                                                         \
+        double##n q = lanes_pow(1.0 / s, y), p = lanes_pow(1.0 / s, y * 0.5);                      \
+        double##n h = lanes_pow(ax * s, y);                                                        \
+        h = q < INFINITY ? h * q : h * p * p;                                                      \
+        /* h is inf, or NaN (inf times 0) for huge |y|, when the result does overflow */           \
+        r = __builtin_elementwise_abs(r) == INFINITY && ax < INFINITY && ax != 0.0 &&              \
+                    __builtin_elementwise_abs(h) < INFINITY                                        \
+                ? __builtin_elementwise_copysign(h, r)                                             \
+                : r;                                                                               \
+        return x == 1.0 ? 1.0 : r;                                                                 \
+    }                                                                                              \
+    /* powr: pow for x >= 0 (-0 as +0), with its own special cases (6.15.2.4), NaN for NaNs. */    \
+    CONST double##n powr(double##n x, double##n y)                                                 \
+    {                                                                                              \
+        double##n r = pow(__builtin_elementwise_abs(x), y), nan = (double##n)NAN;                  \
+        r = x < 0.0 ? nan : r;                                                                     \
+        r = (x == 0.0 && y == 0.0) || (x == INFINITY && y == 0.0) || x != x || y != y ? nan : r;   \
+        return x == 1.0 && __builtin_elementwise_abs(y) == INFINITY ? nan : r;                     \
+    }                                                                                              \
+    /* fmod: SLEEF's returns NaN when x/y overflows, so such x are first reduced modulo */         \
+    /* y 2^1500, y 2^1000 and y 2^500 (those that are finite), multiples of y that leave the */    \
+    /* remainder unchanged; 500 binades apart, no reduction overflows. */                          \
+    CONST double##n fmod(double##n x, double##n y)                                                 \
+    {                                                                                              \
+        double##n r = x, ay = __builtin_elementwise_abs(y);                                        \
+        for (int i = 3; i > 0; i--) {                                                              \
+            double##n ys = ay;                                                                     \
+            for (int j = 0; j < i; j++)                                                            \
+                ys *= 0x1p500;                                                                     \
+            double##n ar = __builtin_elementwise_abs(r);                                           \
+            r = ((ar / ay == INFINITY) & (ar < INFINITY) & (ys < INFINITY)) ? lanes_fmod(r, ys)    \
+                                                                            : r;                   \
+        }                                                                                          \
+        return lanes_fmod(r, y);                                                                   \
+    }                                                                                              \
+    DOUBLE_SCALAR_ARGS_##k(n)
+// fmin and fmax (gentype, double) for vectors.
+#define DOUBLE_SCALAR_ARGS_SCAL(n)
+#define DOUBLE_SCALAR_ARGS_VEC(n)                                                                  \
+    CONST double##n fmin(double##n x, double y)                                                    \
+    {                                                                                              \
+        return __builtin_elementwise_min(x, (double##n)y);                                         \
+    }                                                                                              \
+    CONST double##n fmax(double##n x, double y)                                                    \
+    {                                                                                              \
+        return __builtin_elementwise_max(x, (double##n)y);                                         \
+    }
+FOR_WIDTHS(EXACT, )
+
+// The address spaces of an output pointer argument: named, then generic.
+#define FOR_POINTER_SPACES(M, ...)                                                                 \
+    M(__global, __VA_ARGS__) M(__local, __VA_ARGS__) M(__private, __VA_ARGS__) M(, __VA_ARGS__)
+
+// Functions with an output pointer, for address space AS and width n.
+#define POINTER_FUNCTIONS(AS, n)                                                                   \
+    OVL double##n sincos(double##n x, AS double##n *cosval)                                        \
+    {                                                                                              \
+        *cosval = cos(x);                                                                          \
+        return sin(x);                                                                             \
+    }                                                                                              \
+    OVL double##n fract(double##n x, AS double##n *iptr)                                           \
+    {                                                                                              \
+        double##n f = __builtin_elementwise_floor(x);                                              \
+        *iptr = f;                                                                                 \
+        double##n r = __builtin_elementwise_min(x - f, (double##n)0x1.fffffffffffffp-1);           \
+        r = __builtin_elementwise_abs(x) == INFINITY                                               \
+                ? __builtin_elementwise_copysign((double##n)0.0, x)                                \
+                : r;                                                                               \
+        return x != x || x == 0.0 ? x : r;                                                         \
+    }                                                                                              \
+    OVL double##n modf(double##n x, AS double##n *iptr)                                            \
+    {                                                                                              \
+        double##n t = __builtin_elementwise_trunc(x);                                              \
+        *iptr = t;                                                                                 \
+        double##n r = __builtin_elementwise_abs(x) == INFINITY ? (double##n)0.0 : x - t;           \
+        return __builtin_elementwise_copysign(r, x);                                               \
+    }                                                                                              \
+    OVL double##n frexp(double##n x, AS int##n *exp)                                               \
+    {                                                                                              \
+        long##n e;                                                                                 \
+        double##n r = lanes_frexp(x, &e);                                                          \
+        *exp = CVT_INT(e, n);                                                                      \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVL double##n lgamma_r(double##n x, AS int##n *signp)                                          \
+    {                                                                                              \
+        *signp = CVT_INT(lanes_lgamma_sign(x), n);                                                 \
+        return lgamma(x);                                                                          \
+    }                                                                                              \
+    OVL double##n remquo(double##n x, double##n y, AS int##n *quo)                                 \
+    {                                                                                              \
+        long##n q;                                                                                 \
+        double##n r = lanes_remquo(x, y, &q);                                                      \
+        *quo = CVT_INT(q, n);                                                                      \
+        return r;                                                                                  \
+    }
+
+#define SIGN_BIT ((long)0x8000000000000000ul)
+// Exponent and significand by their bits: zeros, infinities and NaNs are
+// special; subnormals are first scaled by 2^54 (exact).
+#define MORE(n, k, unused)                                                                         \
+    OVL double##n lanes_frexp(double##n x, __private long##n *exp)                                 \
+    {                                                                                              \
+        long##n e0 = (as_long##n(x) >> 52) & 0x7ff;                                                \
+        double##n xs = e0 == 0 ? x * 0x1p54 : x;                                                   \
+        long##n b = as_long##n(xs);                                                                \
+        long##n e = ((b >> 52) & 0x7ff) - (e0 == 0 ? 54l : 0l) - 1022;                             \
+        long##n special = x == 0.0 || e0 == 0x7ff ? 1l : 0l;                                       \
+        *exp = special != 0 ? 0l : e;                                                              \
+        return special != 0                                                                        \
+                   ? x                                                                             \
+                   : as_double##n((b & (long)0x800ffffffffffffful) | 0x3fe0000000000000l);         \
+    }                                                                                              \
+    CONST int##n ilogb(double##n x)                                                                \
+    {                                                                                              \
+        long##n e;                                                                                 \
+        lanes_frexp(x, &e);                                                                        \
+        long##n r = e - 1;                                                                         \
+        r = x == 0.0 ? (long)FP_ILOGB0 : r;                                                        \
+        r = __builtin_elementwise_abs(x) == INFINITY ? (long)INT_MAX : r;                          \
+        return CVT_INT(x != x ? (long)FP_ILOGBNAN : r, n);                                         \
+    }                                                                                              \
+    CONST double##n logb(double##n x)                                                              \
+    {                                                                                              \
+        double##n r = CVT_DOUBLE(ilogb(x), n);                                                     \
+        r = x == 0.0 ? -INFINITY : r;                                                              \
+        return __builtin_elementwise_abs(x) == INFINITY || x != x ? x * x : r;                     \
+    }                                                                                              \
+    /* x 2^k with one rounding: the exponent field is set directly; a */                           \
+    /* subnormal result is built 2^64 higher and scaled down by one multiply. */                   \
+    CONST double##n ldexp(double##n x, int##n k)                                                   \
+    {                                                                                              \
+        long##n kk = __builtin_elementwise_max(                                                    \
+            __builtin_elementwise_min(CVT_LONG(k, n), (long##n)2200), (long##n) - 2200);           \
+        long##n e0 = (as_long##n(x) >> 52) & 0x7ff;                                                \
+        double##n xs = e0 == 0 ? x * 0x1p54 : x;                                                   \
+        long##n b = as_long##n(xs);                                                                \
+        long##n e = ((b >> 52) & 0x7ff) + kk - (e0 == 0 ? 54l : 0l);                               \
+        long##n sign = b & SIGN_BIT, m = b & (long)0x800ffffffffffffful;                           \
+        double##n r = as_double##n(m | (__builtin_elementwise_max(e, (long##n)1) << 52));          \
+        r = e >= 0x7ff ? as_double##n(sign | 0x7ff0000000000000l) : r;                             \
+        double##n low =                                                                            \
+            as_double##n(m | (__builtin_elementwise_max(e + 64, (long##n)1) << 52)) * 0x1p-64;     \
+        r = e <= 0 ? (e + 64 >= 1 ? low : as_double##n(sign)) : r;                                 \
+        return x == 0.0 || e0 == 0x7ff ? x : r;                                                    \
+    }                                                                                              \
+    /* Far up, x (log x - 1) is lgamma to well under an ulp (and SLEEF's overflows). */            \
+    CONST double##n lgamma(double##n x)                                                            \
+    {                                                                                              \
+        return x > 0x1p900 ? x * (log(x) - 1.0) : lanes_lgamma(x);                                 \
+    }                                                                                              \
+    /* The sign of gamma(x): -1 between -2m-1 and -2m, that of a zero, 0 at the poles and NaN. */  \
+    CONST long##n lanes_lgamma_sign(double##n x)                                                   \
+    {                                                                                              \
+        double##n f = __builtin_elementwise_floor(x), h = f * 0.5;                                 \
+        long##n s = x < 0.0 && h != __builtin_elementwise_floor(h) ? -1l : 1l;                     \
+        s = x == 0.0 ? (as_long##n(x) < 0 ? -1l : 1l) : s;                                         \
+        return (x == f && x < 0.0) || x != x ? 0l : s;                                             \
+    }                                                                                              \
+    /* x - k y with k the nearest integer to x/y (ties to even) and the low seven bits of k, */    \
+    /* as for float (builtins/math/math.cl): exact reduction modulo 128 |y|, long division. */     \
+    OVL double##n lanes_remquo(double##n x, double##n y, __private long##n *quo)                   \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);            \
+        double##n r = fmod(ax, ay * 128.0);                                                        \
+        long##n q = 0;                                                                             \
+        for (int b = 6; b >= 0; b--) {                                                             \
+            double##n d = ay * (double)(1 << b); /* inf when it overflows: then above r */         \
+            long##n ge = r >= d ? 1l : 0l;                                                         \
+            r = ge != 0 ? r - d : r;                                                               \
+            q |= ge << b;                                                                          \
+        }                                                                                          \
+        double##n r2 = r * 2.0; /* exact, or inf only when r > ay/2 */                             \
+        long##n up = r2 > ay || (r2 == ay && (q & 1) != 0) ? 1l : 0l;                              \
+        r = up != 0 ? r - ay : r;                                                                  \
+        q = (q + up) & 127;                                                                        \
+        long##n special = x != x || y != y || ax == INFINITY || y == 0.0 ? 1l : 0l;                \
+        *quo = special != 0 ? 0l : ((as_long##n(x) ^ as_long##n(y)) < 0 ? -q : q);                 \
+        r = as_double##n(as_long##n(r) ^ (as_long##n(x) & SIGN_BIT));                              \
+        return special != 0 ? (double##n)NAN : r;                                                  \
+    }                                                                                              \
+    /* Every int is exact as a double: pow with the sign of x for odd k. */                        \
+    CONST double##n pown(double##n x, int##n k)                                                    \
+    {                                                                                              \
+        long##n kl = CVT_LONG(k, n);                                                               \
+        double##n r = pow(__builtin_elementwise_abs(x), CVT_DOUBLE(k, n));                         \
+        r = (kl & 1) != 0 ? __builtin_elementwise_copysign(r, x) : r;                              \
+        return kl == 0 ? 1.0 : r;                                                                  \
+    }                                                                                              \
+    /* |x| = z 2^(q k) with q = trunc(ilogb(x) / k), so |log2 z| <= |k| and the rounding of */     \
+    /* 1/k costs pow(z, 1/k) under an ulp; then 2^q. */                                            \
+    CONST double##n rootn(double##n x, int##n k)                                                   \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x);                                               \
+        long##n kl = CVT_LONG(k, n);                                                               \
+        double##n kf = CVT_DOUBLE(k == 0 ? 1 : k, n);                                              \
+        int##n e = __builtin_elementwise_max(__builtin_elementwise_min(ilogb(ax), (int##n)1024),   \
+                                             (int##n) - 1074);                                     \
+        int##n q = CVT_INT(__builtin_elementwise_trunc(CVT_DOUBLE(e, n) / kf), n);                 \
+        double##n r = ldexp(pow(ldexp(ax, -q * k), 1.0 / kf), q);                                  \
+        long##n odd = kl & 1;                                                                      \
+        double##n big = kl > 0 ? INFINITY : 0.0, small = kl > 0 ? 0.0 : INFINITY;                  \
+        r = ax == 0.0 ? small : (ax == INFINITY ? big : r);                                        \
+        r = odd != 0 ? __builtin_elementwise_copysign(r, x) : r;                                   \
+        return kl == 0 || x != x || (x < 0.0 && odd == 0) ? (double##n)NAN : r;                    \
+    }                                                                                              \
+    CONST double##n maxmag(double##n x, double##n y)                                               \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);            \
+        return ax > ay ? x : (ay > ax ? y : __builtin_elementwise_max(x, y));                      \
+    }                                                                                              \
+    CONST double##n minmag(double##n x, double##n y)                                               \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);            \
+        return ax < ay ? x : (ay < ax ? y : __builtin_elementwise_min(x, y));                      \
+    }                                                                                              \
+    CONST double##n fdim(double##n x, double##n y)                                                 \
+    {                                                                                              \
+        double##n r = x > y ? x - y : 0.0;                                                         \
+        return x != x || y != y ? x + y : r;                                                       \
+    }                                                                                              \
+    CONST double##n nan(ulong##n nancode)                                                          \
+    {                                                                                              \
+        return as_double##n(0x7ff8000000000000ul | (nancode & 0x7fffffffffffful));                 \
+    }                                                                                              \
+    /* The pi functions: the SLEEF result times 1/pi (one more rounding). */                       \
+    CONST double##n acospi(double##n x)                                                            \
+    {                                                                                              \
+        return acos(x) * M_1_PI;                                                                   \
+    }                                                                                              \
+    CONST double##n asinpi(double##n x)                                                            \
+    {                                                                                              \
+        return asin(x) * M_1_PI;                                                                   \
+    }                                                                                              \
+    CONST double##n atanpi(double##n x)                                                            \
+    {                                                                                              \
+        return atan(x) * M_1_PI;                                                                   \
+    }                                                                                              \
+    CONST double##n atan2pi(double##n y, double##n x)                                              \
+    {                                                                                              \
+        return atan2(y, x) * M_1_PI;                                                               \
+    }                                                                                              \
+    /* Far up (SLEEF's x^2 overflows from 2^512) log(2|x|) is the result to well under an ulp. */  \
+    CONST double##n acosh(double##n x)                                                             \
+    {                                                                                              \
+        return x > 0x1p256 ? log(x) + M_LN2 : lanes_acosh(x);                                      \
+    }                                                                                              \
+    CONST double##n asinh(double##n x)                                                             \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x);                                               \
+        return ax > 0x1p256 ? __builtin_elementwise_copysign(log(ax) + M_LN2, x) : lanes_asinh(x); \
+    }                                                                                              \
+    /* SLEEF's cosh and sinh overflow from |x| = 709.78 on, before the result: there */            \
+    /* e^|x| / 2 as (e^(|x|/2) / 2) e^(|x|/2) (2.5 ulp at most). */                                \
+    CONST double##n cosh(double##n x)                                                              \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x), e = exp(ax * 0.5);                            \
+        return ax > 709.0 ? (e * 0.5) * e : lanes_cosh(x);                                         \
+    }                                                                                              \
+    CONST double##n sinh(double##n x)                                                              \
+    {                                                                                              \
+        double##n ax = __builtin_elementwise_abs(x), e = exp(ax * 0.5);                            \
+        return ax > 709.0 ? __builtin_elementwise_copysign((e * 0.5) * e, x) : lanes_sinh(x);      \
+    }                                                                                              \
+    CONST double##n log1p(double##n x)                                                             \
+    {                                                                                              \
+        return x > 0x1p512 ? log(x) : lanes_log1p(x);                                              \
+    }                                                                                              \
+    /* SLEEF loses accuracy where the result nears the subnormals (x < -170): go ten up, */        \
+    /* x + 10 exact there, and divide by x (x + 1) ... (x + 9) (6 ulp more at most). */            \
+    CONST double##n tgamma(double##n x)                                                            \
+    {                                                                                              \
+        double##n d = x;                                                                           \
+        for (int i = 1; i < 10; i++)                                                               \
+            d *= x + (double)i;                                                                    \
+        return x < -160.0 ? lanes_tgamma(x + 10.0) / d : lanes_tgamma(x);                          \
+    }                                                                                              \
+    /* Reduced modulo 2y first (same quotient parity), in case x/y overflows. */                   \
+    CONST double##n remainder(double##n x, double##n y)                                            \
+    {                                                                                              \
+        double##n ay = __builtin_elementwise_abs(y);                                               \
+        return lanes_remainder(ay < 0x1p1022 ? fmod(x, 2.0 * ay) : x, y);                          \
+    }                                                                                              \
+    /* x reduced to [-1, 1] exactly first; zero results get the signs of 6.15.2.4: */              \
+    /* sinpi(n) = copysign(0, n), cospi(n + 1/2) = +0. */                                          \
+    CONST double##n sinpi(double##n x)                                                             \
+    {                                                                                              \
+        double##n r = lanes_sinpi(x - 2.0 * __builtin_elementwise_roundeven(x * 0.5));             \
+        return r == 0.0 ? __builtin_elementwise_copysign((double##n)0.0, x) : r;                   \
+    }                                                                                              \
+    CONST double##n cospi(double##n x)                                                             \
+    {                                                                                              \
+        double##n r = lanes_cospi(x - 2.0 * __builtin_elementwise_roundeven(x * 0.5));             \
+        return r == 0.0 ? 0.0 : r;                                                                 \
+    }                                                                                              \
+    CONST double##n tanpi(double##n x)                                                             \
+    {                                                                                              \
+        return sinpi(x) / cospi(x);                                                                \
+    }                                                                                              \
+    LDEXP_SCALAR_##k(n) FOR_POINTER_SPACES(POINTER_FUNCTIONS, n)
+// ldexp(doublen, int) for vectors.
+#define LDEXP_SCALAR_SCAL(n)
+#define LDEXP_SCALAR_VEC(n)                                                                        \
+    CONST double##n ldexp(double##n x, int k)                                                      \
+    {                                                                                              \
+        return ldexp(x, (int##n)k);                                                                \
+    }
+FOR_WIDTHS(MORE, )
