@@ -70,13 +70,13 @@ static const char *source =
     "    for (uint i = 0; i < s; i++) b[g * s + i] = a[g * s + i];\\\n"
     "}\n"
     "KERNEL(char) KERNEL(uchar) KERNEL(short) KERNEL(ushort) KERNEL(int) KERNEL(uint)\n"
-    "KERNEL(long) KERNEL(ulong) KERNEL(float)\n";
+    "KERNEL(long) KERNEL(ulong) KERNEL(float) KERNEL(double)\n";
 
 static const struct {
     const char *name;
     size_t size;
 } types[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
-             {"uint", 4}, {"long", 8},  {"ulong", 8}, {"float", 4}};
+             {"uint", 4}, {"long", 8},  {"ulong", 8}, {"float", 4},  {"double", 8}};
 #define NUM_TYPES (sizeof types / sizeof *types)
 
 enum kind { G2L, L2G, SG2L, SL2G, JOIN, PREFETCH, NUM_KINDS };

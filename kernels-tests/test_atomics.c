@@ -354,6 +354,33 @@ static void test_c11(void)
     clReleaseProgram(p);
 }
 
+/* atomic_double (cl_khr_fp64 with the 64-bit atomics): init, load, store, exchange, CAS. */
+static void test_double(void)
+{
+    cl_program p =
+        kt_build("kernel void d(global atomic_double *ad, global const int *val) {\n"
+                 "    size_t g = get_global_id(0);\n"
+                 "    double e = atomic_load(&ad[0]);\n"
+                 "    while (!atomic_compare_exchange_strong(&ad[0], &e, e + (val[g] & 15)))\n"
+                 "        ;\n"
+                 "    atomic_exchange(&ad[1], (double)g);\n"
+                 "    if (g == 0) atomic_store(&ad[2], 0.5);\n"
+                 "}\n",
+                 "-cl-std=CL3.0");
+    double ad[3] = {0.0, -1.0, 0.0};
+    struct kt_arg args[] = {{ad, sizeof ad, false}, {val, sizeof val, false}};
+    size_t local = LOCAL;
+    KT_CHECK_CL(kt_run_local(p, "d", GLOBAL, &local, args, 2));
+    double sum = 0;
+    for (int i = 0; i < GLOBAL; i++)
+        sum += val[i] & 15;
+    if (ad[0] != sum)
+        KT_FAIL("atomic_compare_exchange_strong loop (double) = %g, want %g", ad[0], sum);
+    if (ad[1] < 0 || ad[1] >= GLOBAL || ad[1] != (double)(int)ad[1] || ad[2] != 0.5)
+        KT_FAIL("atomic_exchange / atomic_store (double) left %g %g", ad[1], ad[2]);
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     kt_setup();
@@ -361,6 +388,7 @@ int main(void)
         val[i] = (int)(kt_random() >> 32);
     test_legacy();
     test_c11();
+    test_double();
     printf("atomics: %d work-items in work-groups of %d, %d failure(s)\n", GLOBAL, LOCAL,
            kt_failures);
     return kt_teardown();

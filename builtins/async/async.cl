@@ -70,6 +70,7 @@ ASYNC_TYPE(uint)
 ASYNC_TYPE(long)
 ASYNC_TYPE(ulong)
 ASYNC_TYPE(float)
+ASYNC_TYPE(double)
 
 // Both spellings of the event list: OpenCL C 2.0+ with the generic address
 // space passes a generic pointer, other programs a private one.

@@ -101,11 +101,13 @@
     BASIC(AS, atomic_long, long)                                                                    \
     BASIC(AS, atomic_ulong, ulong)                                                                  \
     BASIC(AS, atomic_float, float)                                                                  \
+    BASIC(AS, atomic_double, double)                                                                \
     CAS_SPACES(AS, atomic_int, int)                                                                 \
     CAS_SPACES(AS, atomic_uint, uint)                                                               \
     CAS_SPACES(AS, atomic_long, long)                                                               \
     CAS_SPACES(AS, atomic_ulong, ulong)                                                             \
     CAS_SPACES(AS, atomic_float, float)                                                             \
+    CAS_SPACES(AS, atomic_double, double)                                                           \
     FETCH_ALL(AS, atomic_int, int)                                                                  \
     FETCH_ALL(AS, atomic_uint, uint)                                                                \
     FETCH_ALL(AS, atomic_long, long)                                                                \
