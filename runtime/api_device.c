@@ -54,7 +54,9 @@ static const cl_device_affinity_domain domain_bits[LANES_NUM_DOMAINS] = {
  * The affinity domains the CPUs of `d` are known to belong to, and
  * NEXT_PARTITIONABLE with them. Only a device whose compute units are known
  * cores (the root with workers pinnable one per CPU, or a sub-device made by
- * domain) has any: a share by count is any few workers, not a place.
+ * domain) has any: a share by count is any few workers, not a place. A
+ * sub-device made by a domain offers only finer ones (NUMA, then L4 to L1),
+ * so that partitioning the parts again ends.
  */
 static cl_device_affinity_domain affinity_domains(cl_device_id d)
 {
@@ -63,7 +65,7 @@ static cl_device_affinity_domain affinity_domains(cl_device_id d)
         return 0;
     cl_device_affinity_domain bits = 0;
     for (unsigned i = 0; i < m->cpus; i++)
-        for (int k = 0; k < LANES_NUM_DOMAINS; k++)
+        for (int k = d->domain + 1; k < LANES_NUM_DOMAINS; k++)
             if (lanes_worker_set_has(&d->workers, i) && m->cpu[i].domain[k] >= 0)
                 bits |= domain_bits[k];
     return bits ? bits | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
@@ -366,12 +368,18 @@ struct partition {
     size_t n;
     cl_uint units[LANES_EXEC_MAX_WORKERS];
     bool by_domain;
+    int domain;                        /* enum lanes_domain, by domain */
     int group[LANES_EXEC_MAX_WORKERS]; /* worker -> sub-device, by domain */
     cl_device_partition_property type[LANES_EXEC_MAX_WORKERS + 3];
     size_t len; /* entries of `type` (CL_DEVICE_PARTITION_TYPE), final 0 included */
 };
 
-/* CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: one sub-device per domain among d's CPUs. */
+/*
+ * CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: one sub-device per domain among
+ * d's CPUs; a single one when all of them share it (the CTS's
+ * buffer_migrate expects every listed domain to partition).
+ * NEXT_PARTITIONABLE takes the first domain that does split d.
+ */
 static cl_int partition_by_domain(cl_device_id d, cl_device_partition_property want,
                                   struct partition *p)
 {
@@ -386,8 +394,8 @@ static cl_int partition_by_domain(cl_device_id d, cl_device_partition_property w
         if (!(offered & domain_bits[k]))
             continue;
         p->n = domain_groups(d, k, p->group);
-        if (p->n < 2)
-            continue; /* all of d shares it: no partition */
+        if (p->n == 0 || (p->n < 2 && want == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE))
+            continue;
         for (size_t g = 0; g < p->n; g++)
             p->units[g] = 0;
         for (unsigned i = 0; i < lanes_machine()->cpus; i++)
@@ -398,6 +406,7 @@ static cl_int partition_by_domain(cl_device_id d, cl_device_partition_property w
         p->type[1] = (cl_device_partition_property)domain_bits[k]; /* the one used */
         p->type[2] = 0;
         p->len = 3;
+        p->domain = k;
         return CL_SUCCESS;
     }
     return CL_DEVICE_PARTITION_FAILED;
@@ -484,6 +493,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
             while (i--)
                 lanes_device_release(out_devices[i]);
             err = CL_OUT_OF_HOST_MEMORY;
+        } else if (p->by_domain) {
+            out_devices[i]->domain = p->domain;
         }
     }
     size_t n = p->n;

@@ -114,6 +114,7 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
         lanes_worker_set_add(&dev->workers, i);
     dev->pinned = lanes_exec_can_pin();
     dev->restricted = false;
+    dev->domain = -1;
 
     /* Leave a quarter of the memory to the host; one allocation may take a quarter of the rest. */
     dev->global_mem_size = m->memory / 4 * 3;
@@ -169,6 +170,7 @@ cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,
     /* A share by count runs on any `compute_units` of the parent's workers. */
     d->pinned = workers != NULL;
     d->restricted = workers != NULL || parent->restricted;
+    d->domain = -1; /* set by clCreateSubDevices for a partition by domain */
     if (workers)
         d->workers = *workers;
     d->partition_type = memcpy(type, props, len * sizeof *props);

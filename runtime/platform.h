@@ -52,6 +52,8 @@ struct _cl_device_id {
     struct lanes_worker_set workers;
     bool pinned;
     bool restricted;
+    /* The affinity domain (enum lanes_domain) a sub-device was made by; -1 otherwise. */
+    int domain;
     cl_ulong global_mem_size;
     cl_ulong max_alloc_size;
     cl_ulong local_mem_size;
