@@ -63,6 +63,16 @@ struct lanes_wg {
      * completes.
      */
     struct lanes_printf_buffer *printf_buffer;
+    /*
+     * What to_local, to_private and get_fence (compiler/generic.c) need to
+     * tell a generic pointer's address space in one flat address space:
+     * the bytes of __local memory at local_mem (the kernel's variables and
+     * arguments), and the top of the part of the thread's stack the
+     * launcher's frames use: the caller's frame address, above which no
+     * work-item's private memory lies (below the stack pointer, none either).
+     */
+    uint64_t local_mem_size;
+    char *stack_top;
 };
 
 enum {
@@ -78,6 +88,8 @@ enum {
     LANES_WG_SCRATCH = 168,
     LANES_WG_GLOBALS = 176,
     LANES_WG_PRINTF = 184,
+    LANES_WG_LOCAL_MEM_SIZE = 192,
+    LANES_WG_STACK_TOP = 200,
 };
 
 /*
@@ -94,6 +106,8 @@ static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "A
 static_assert(offsetof(struct lanes_wg, scratch) == LANES_WG_SCRATCH, "ABI");
 static_assert(offsetof(struct lanes_wg, globals) == LANES_WG_GLOBALS, "ABI");
 static_assert(offsetof(struct lanes_wg, printf_buffer) == LANES_WG_PRINTF, "ABI");
+static_assert(offsetof(struct lanes_wg, local_mem_size) == LANES_WG_LOCAL_MEM_SIZE, "ABI");
+static_assert(offsetof(struct lanes_wg, stack_top) == LANES_WG_STACK_TOP, "ABI");
 
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 

@@ -436,6 +436,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         lanes_make_coroutine(sg);
     lower_fences(sg);
     lanes_lower_workitem(sg, spec);
+    lanes_lower_generic(sg, *coroutine);
     lanes_lower_printf(sg);
     drop_other_functions(m, sg);
     int rc = lower_static_locals(m, sg, name, log);

@@ -8,6 +8,7 @@
 
 #include <llvm-c/Types.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * In `m`, inlines every call of `kernel` and replaces it by its sub-group
@@ -34,6 +35,15 @@ void lanes_make_coroutine(LLVMValueRef sg);
 
 /* Lowers the work-item built-in calls in `sg` (compiler/workitem.c). */
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec);
+
+/*
+ * Lowers to_global, to_local, to_private and get_fence in `sg` to tests of
+ * the address (compiler/generic.c); `coroutine` when sg already is one.
+ */
+void lanes_lower_generic(LLVMValueRef sg, bool coroutine);
+
+/* True for the name of a function lanes_lower_generic lowers. */
+bool lanes_is_generic_function(const char *name, size_t length);
 
 /* Makes every integer division of `fn` safe from x / 0 and INT_MIN / -1 (compiler/division.c). */
 void lanes_make_division_safe(LLVMValueRef fn);

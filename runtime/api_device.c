@@ -149,11 +149,12 @@ static bool bool_query(cl_device_id d, cl_device_info name, cl_bool *v)
     /* The launcher runs a smaller last work-group (OpenCL C 2.0+ programs). */
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     /* __opencl_c_work_group_collective_functions (builtins/workgroup/). */
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: *v = CL_TRUE; return true;
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    /* __opencl_c_generic_address_space (compiler/generic.c). */
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: *v = CL_TRUE; return true;
     case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_LUID_VALID_KHR: *v = CL_FALSE; return true;
     }

@@ -59,6 +59,11 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
     /* Double precision, with cl_khr_fp64 above. */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+    /*
+     * The generic address space: the library's generic overloads, to_global
+     * and friends lowered by compiler/generic.c (kernels-tests/test_generic.c).
+     */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
 };
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */

@@ -177,6 +177,9 @@ static void run_groups(void *ctx, size_t begin, size_t end)
         return;
     }
     wg.scratch = a->scratch;
+    wg.local_mem_size = nd->local_bytes;
+    /* Every launcher frame, hence every work-item's private memory, lies below this one. */
+    wg.stack_top = __builtin_frame_address(0);
     for (size_t g = begin; g < end; g++) {
         size_t rest = g;
         for (unsigned d = 0; d < 3; d++) {

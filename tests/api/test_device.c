@@ -300,7 +300,8 @@ static void capability_lists(void **state)
      * (tests/api/test_ndrange.c), the atomics orders and scopes
      * (kernels-tests/test_atomics.c, which uses each of them), program-scope
      * variables (kernels-tests/test_globals.c), work-group collectives
-     * (kernels-tests/test_collectives.c).
+     * (kernels-tests/test_collectives.c), the generic address space
+     * (kernels-tests/test_generic.c).
      */
     cl_name_version features[16];
     assert_int_equal(
@@ -313,7 +314,8 @@ static void capability_lists(void **state)
                                    "__opencl_c_atomic_scope_all_devices",
                                    "__opencl_c_program_scope_global_variables",
                                    "__opencl_c_work_group_collective_functions",
-                                   "__opencl_c_fp64"};
+                                   "__opencl_c_fp64",
+                                   "__opencl_c_generic_address_space"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
@@ -338,6 +340,13 @@ static void capability_lists(void **state)
     cl_bool collectives_support;
     GET(dev, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, collectives_support);
     assert_int_equal(collectives_support, collectives ? CL_TRUE : CL_FALSE);
+    /* The generic address space's query says the same as the feature list. */
+    int generic = 0;
+    for (size_t k = 0; k < size / sizeof *features; k++)
+        generic |= strcmp(features[k].name, "__opencl_c_generic_address_space") == 0;
+    cl_bool generic_support;
+    GET(dev, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, generic_support);
+    assert_int_equal(generic_support, generic ? CL_TRUE : CL_FALSE);
     /* Program-scope variables: a size of at least 64 KiB exactly when the feature is listed. */
     int progvars = 0;
     for (size_t k = 0; k < size / sizeof *features; k++)
