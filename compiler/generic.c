@@ -110,8 +110,8 @@ static LLVMValueRef lower(struct lowering *l, enum query q, LLVMValueRef call)
     switch (q) {
     case TO_GLOBAL: {
         LLVMValueRef other = LLVMBuildOr(l->b, is_local(l, addr), is_private(l, addr), "");
-        return LLVMBuildSelect(l->b, other, LLVMConstNull(t), LLVMBuildAddrSpaceCast(l->b, p, t, ""),
-                               "to_global");
+        return LLVMBuildSelect(l->b, other, LLVMConstNull(t),
+                               LLVMBuildAddrSpaceCast(l->b, p, t, ""), "to_global");
     }
     case TO_LOCAL:
         return LLVMBuildSelect(l->b, is_local(l, addr), LLVMBuildAddrSpaceCast(l->b, p, t, ""),

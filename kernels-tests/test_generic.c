@@ -62,8 +62,8 @@ static const char source[] =
     "    const global int *g = to_global(p);\n"
     "    const local int *l = to_local(p);\n"
     "    const private int *q = to_private(p);\n"
-    "    return (g != 0) | (l != 0) << 1 | (q != 0) << 2 | (get_fence(p) == get_fence((int *)p)) << 3\n"
-    "           | get_fence(p) << 4;\n"
+    "    int agree = get_fence(p) == get_fence((int *)p);\n"
+    "    return (g != 0) | (l != 0) << 1 | (q != 0) << 2 | agree << 3 | get_fence(p) << 4;\n"
     "}\n"
     "void bump(int *p, int by) { *p += by; }\n"
     "typedef struct { int *p; int k; } holder;\n"
@@ -123,7 +123,7 @@ static const char source[] =
     "    if (lid == 0) atomic_init(&lcount, 0);\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    atomic_int *g = counter, *l = &lcount, *p = &prog_counter;\n"
-    "    int before = atomic_fetch_add(g, 1);\n"
+    "    atomic_fetch_add(g, 1);\n"
     "    atomic_fetch_add_explicit(l, get_global_id(0) + 1, memory_order_relaxed,\n"
     "                              memory_scope_work_group);\n"
     "    atomic_fetch_add(p, 2);\n"
@@ -132,7 +132,6 @@ static const char source[] =
     "    while (!atomic_compare_exchange_weak(g + 1, e, *e + 1)) {}\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    if (lid == 0) out[get_group_id(0)] = atomic_load(l);\n"
-    "    (void)before;\n"
     "}\n"
     "/* Each work-item picks a local or a global counter: the space varies within the group. */\n"
     "kernel void atomics_variant(global atomic_int *counters, local atomic_int *l) {\n"
@@ -146,7 +145,7 @@ static const char source[] =
     "}\n"
     "kernel void read_prog_counter(global int *out) { out[0] = atomic_load(&prog_counter); }\n"
     "\n"
-    "/* The pointer built-ins with a generic pointer to space `which` (0 global, 1 local, 2 private). */\n"
+    "/* The pointer built-ins with generic pointers to `which`: 0 global, 1 local, 2 private. */\n"
     "kernel void builtins(global const float *x, global float *res, global int *ires,\n"
     "                     global float *gscratch, local float *lscratch, global int *giscratch,\n"
     "                     local int *liscratch, int which) {\n"
@@ -155,7 +154,8 @@ static const char source[] =
     "    int ipriv;\n"
     "    float *f = which == 0   ? (float *)&gscratch[gid * 4]\n"
     "               : which == 1 ? (float *)&lscratch[lid * 4] : (float *)pscratch;\n"
-    "    int *ip = which == 0 ? (int *)&giscratch[gid] : which == 1 ? (int *)&liscratch[lid] : &ipriv;\n"
+    "    int *ip = which == 0   ? (int *)&giscratch[gid]\n"
+    "              : which == 1 ? (int *)&liscratch[lid] : &ipriv;\n"
     "    float v = x[gid];\n"
     "    global float *r = res + gid * 8;\n"
     "    r[0] = fract(v, f); r[1] = *f;\n"
@@ -171,20 +171,16 @@ static const char source[] =
     "    ires[gid * 4 + 2] = classify(ip);\n"
     "}\n";
 
-/* classify() of the kernel, for a pointer of `space`. */
+/*
+ * classify() of the kernel for a pointer of `space`; classify_const() gives
+ * the same, its bit 3 saying that both get_fence overloads agree.
+ */
 static int class_of(int space)
 {
     return CLASS(space, space == IS_LOCAL ? FENCE_LOCAL : FENCE_GLOBAL);
 }
 
-/* classify_const(): the same spaces; bit 3 says both get_fence overloads agree. */
-static int class_const_of(int space)
-{
-    return class_of(space);
-}
-
-static void check_spaces(cl_program p, const char *what, size_t global, size_t local,
-                         bool barrier)
+static void check_spaces(cl_program p, const char *what, size_t global, size_t local, bool barrier)
 {
     int *buf = malloc(global * sizeof *buf), *out = malloc(global * R_COUNT * sizeof *out);
     for (size_t i = 0; i < global; i++)
@@ -197,19 +193,19 @@ static void check_spaces(cl_program p, const char *what, size_t global, size_t l
                             {.data = &count, .size = sizeof count, .value = true}};
     KT_CHECK_CL(kt_run_local(p, "spaces", global, &local, args, 4));
     for (size_t i = 0; i < global; i++) {
-        int gid = (int)i, lid = (int)(i % local);
+        int gid = (int)i;
         const int *o = out + i * R_COUNT;
         int expect[R_COUNT] = {
             [R_GLOBAL] = class_of(IS_GLOBAL),
             [R_LOCAL] = class_of(IS_LOCAL),
             [R_PRIV_ARR] = class_of(IS_PRIVATE),
             [R_PRIV_VAR] = class_of(IS_PRIVATE),
-            [R_PRIV_PTR] = class_of(IS_PRIVATE) | class_const_of(IS_PRIVATE) << 8,
-            [R_PROG_VAR] = class_of(IS_GLOBAL) | class_const_of(IS_GLOBAL) << 8,
+            [R_PRIV_PTR] = class_of(IS_PRIVATE) | class_of(IS_PRIVATE) << 8,
+            [R_PROG_VAR] = class_of(IS_GLOBAL) | class_of(IS_GLOBAL) << 8,
             [R_COND] = class_of(gid & 1 ? IS_GLOBAL : IS_LOCAL),
             [R_COND_PRIV] = class_of(gid % 3 == 0 ? IS_PRIVATE : IS_GLOBAL),
             [R_STRUCT] = class_of(gid & 2 ? IS_PRIVATE : IS_LOCAL) |
-                         class_const_of(gid & 2 ? IS_PRIVATE : IS_LOCAL) << 8,
+                         class_of(gid & 2 ? IS_PRIVATE : IS_LOCAL) << 8,
             [R_NULL] = CLASS(0, FENCE_GLOBAL),
             [V_GLOBAL] = gid * 9 + 1 + 11,
             [V_LOCAL] = gid * 5 + 12,
@@ -220,7 +216,6 @@ static void check_spaces(cl_program p, const char *what, size_t global, size_t l
         };
         /* arr[gid % 16] += 13 and arr[(gid + 1) % 16] += 15: distinct elements. */
         expect[V_PRIV_ARR] = gid * 100 + gid % 16 + 13 + gid * 100 + (gid + 1) % 16 + 15;
-        (void)lid;
         for (int r = 0; r < R_COUNT; r++)
             if (o[r] != expect[r])
                 KT_FAIL("%s (%s, global %zu, local %zu): work-item %d result %d is %#x, "
@@ -241,8 +236,7 @@ static void check_atomics(cl_program p, size_t global, size_t local)
                             {.data = out, .size = groups * sizeof *out}};
     KT_CHECK_CL(kt_run_local(p, "atomics", global, &local, args, 2));
     if (counter[0] != (int)global || counter[1] != (int)global)
-        KT_FAIL("atomics: global counters %d and %d, expected %zu", counter[0], counter[1],
-                global);
+        KT_FAIL("atomics: global counters %d and %d, expected %zu", counter[0], counter[1], global);
     for (size_t g = 0; g < groups; g++) {
         /* sum of gid + 1 over the group */
         long first = (long)(g * local) + 1, last = (long)((g + 1) * local);
@@ -314,8 +308,8 @@ static void check_builtins(cl_program p, size_t global, size_t local)
             expect[7] = 1.0f;
             for (int k = 0; k < 8; k++)
                 if (memcmp(&r[k], &expect[k], sizeof(float)) != 0)
-                    KT_FAIL("builtins (%s): x=%a result %d is %a, expected %a", names[which], v,
-                            k, r[k], expect[k]);
+                    KT_FAIL("builtins (%s): x=%a result %d is %a, expected %a", names[which], v, k,
+                            r[k], expect[k]);
             if (ires[i * 4] != e)
                 KT_FAIL("builtins (%s): frexp(%a) exponent %d, expected %d", names[which], v,
                         ires[i * 4], e);
@@ -351,8 +345,7 @@ static void run_all(void)
             struct kt_arg args[] = {{.data = prog, .size = sizeof prog}};
             KT_CHECK_CL(kt_run(p, "read_prog_counter", 1, args, 1));
             if (prog[0] != 2 * (1024 + 48))
-                KT_FAIL("atomics: program-scope counter %d, expected %d", prog[0],
-                        2 * (1024 + 48));
+                KT_FAIL("atomics: program-scope counter %d, expected %d", prog[0], 2 * (1024 + 48));
         }
         check_builtins(p, 512, barrier ? 32 : 8);
         clReleaseProgram(p);
