@@ -249,4 +249,34 @@ static inline uint32_t kt_float_bits(float f)
     return u;
 }
 
+/* Whether the device lists OpenCL C feature `name` (CL_DEVICE_OPENCL_C_FEATURES). */
+static inline bool kt_has_feature(const char *name)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS)
+        return false;
+    cl_name_version *v = malloc(size ? size : 1);
+    clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, size, v, NULL);
+    bool found = false;
+    for (size_t i = 0; i < size / sizeof *v; i++)
+        found |= strcmp(v[i].name, name) == 0;
+    free(v);
+    return found;
+}
+
+/* The sign of gamma(x); 0 where it has none (poles, NaN), which is not checked. */
+static inline int kt_gamma_sign(long double x, bool *defined)
+{
+    *defined = true;
+    if (x == 0)
+        return signbit(x) ? -1 : 1;
+    if (x > 0)
+        return 1;
+    if (isnan(x) || x == floorl(x)) {
+        *defined = false;
+        return 0;
+    }
+    return fmodl(floorl(x), 2.0L) != 0 ? -1 : 1;
+}
+
 #endif

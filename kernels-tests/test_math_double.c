@@ -324,21 +324,6 @@ static char *program_source(void)
 
 /* ---- Functions with int arguments or results, or an output pointer ---- */
 
-/* The sign of gamma(x); 0 where it has none (poles, NaN), which is not checked. */
-static int gamma_sign(double x, bool *defined)
-{
-    *defined = true;
-    if (x == 0)
-        return signbit(x) ? -1 : 1;
-    if (x > 0)
-        return 1;
-    if (isnan(x) || x == floor(x)) {
-        *defined = false;
-        return 0;
-    }
-    return fmodl(floorl(x), 2.0L) != 0 ? -1 : 1;
-}
-
 static long double rootn_ref(double x, int k)
 {
     bool odd = k & 1;
@@ -472,7 +457,7 @@ static void test_int_functions(void)
                     break;
                 case 4: { /* lgamma_r: the value has no bound, the sign is exact */
                     bool defined;
-                    wanti = gamma_sign(x, &defined);
+                    wanti = kt_gamma_sign(x, &defined);
                     want = NAN;
                     check_int = defined;
                     break;

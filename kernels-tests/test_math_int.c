@@ -148,21 +148,6 @@ static float fract_ref(float x, float *ip)
     return fminf(f, 0x1.fffffep-1f);
 }
 
-/* The sign of gamma(x); 0 where it has none (poles, NaN), which is not checked. */
-static int gamma_sign(float x, bool *defined)
-{
-    *defined = true;
-    if (x == 0)
-        return signbit(x) ? -1 : 1;
-    if (x > 0)
-        return 1;
-    if (isnan(x) || x == floorf(x)) {
-        *defined = false;
-        return 0;
-    }
-    return fmodl(floorl(x), 2.0L) != 0 ? -1 : 1;
-}
-
 /*
  * remquo by integer arithmetic on the significands: |x| = mx 2^ex,
  * |y| = my 2^ey. The quotient's low bits come from mx 2^(ex-ey) modulo
@@ -368,20 +353,6 @@ struct worst {
     bool int_wrong;
 };
 
-static bool has_generic_address_space(void)
-{
-    size_t size = 0;
-    if (clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS)
-        return false;
-    cl_name_version *v = malloc(size ? size : 1);
-    clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, size, v, NULL);
-    bool found = false;
-    for (size_t i = 0; i < size / sizeof *v; i++)
-        found |= strcmp(v[i].name, "__opencl_c_generic_address_space") == 0;
-    free(v);
-    return found;
-}
-
 static void check(unsigned f, unsigned n, const char *std, unsigned space, const float *a,
                   const float *b, const int *kk, const float *r, const void *o, int ilogb0,
                   int ilogbnan, struct worst *w)
@@ -418,7 +389,7 @@ static void check(unsigned f, unsigned n, const char *std, unsigned space, const
         case LGAMMA_R: {
             bool defined;
             want = lgammal(x);
-            iwant = gamma_sign(x, &defined);
+            iwant = kt_gamma_sign(x, &defined);
             icheck = defined;
             break;
         }
@@ -479,7 +450,7 @@ int main(void)
     struct worst worst[NUM_FNS] = {0};
     char *source = program_source();
     static const char *const stds[] = {"CL1.2", "CL3.0"};
-    bool generic = has_generic_address_space();
+    bool generic = kt_has_feature("__opencl_c_generic_address_space");
     for (size_t sd = 0; sd < 2; sd++) {
         for (size_t wi = 0; wi < KT_NUM_WIDTHS; wi++) {
             unsigned n = kt_widths[wi];

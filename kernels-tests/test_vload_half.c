@@ -218,20 +218,6 @@ static char *program_source(struct layout L)
     return s;
 }
 
-static bool has_generic_address_space(void)
-{
-    size_t size = 0;
-    if (clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS)
-        return false;
-    cl_name_version *v = malloc(size ? size : 1);
-    clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, size, v, NULL);
-    bool found = false;
-    for (size_t i = 0; i < size / sizeof *v; i++)
-        found |= strcmp(v[i].name, "__opencl_c_generic_address_space") == 0;
-    free(v);
-    return found;
-}
-
 static const char *const load_spaces[] = {"__global", "__constant", "__local", "__private"};
 static const char *const store_spaces[] = {"__global", "__local", "__private"};
 
@@ -344,7 +330,7 @@ int main(void)
         }
     }
     printf("generic address space: %s\n",
-           has_generic_address_space()
+           kt_has_feature("__opencl_c_generic_address_space")
                ? "offered, the OpenCL C 3.0 programs called the generic overloads"
                : "not offered, both builds called the named overloads");
     printf("%u loads and %u stores (5 rounding suffixes) compared exactly\n", loads, stores);
