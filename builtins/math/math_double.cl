@@ -8,108 +8,19 @@
 // double bounds are 4 ulp or more except for the exact and correctly rounded
 // functions (checked by kernels-tests/math). There are no half_ or native_
 // functions for double.
-#include "lanes_builtins.h"
-
-#if LANES_ISA >= 3
-#define ISA1 purecfma
-#define ISA2 avx2128
-#else
-#define ISA1 purec
-#define ISA2 sse2
-#endif
-#define SLEEF(fn, w, u, isa) PASTE(Sleef_##fn##d##w##_##u, isa)
-
-#define DECLARE1(fn, u)                                                                            \
-    double SLEEF(fn, 1, u, ISA1)(double) __attribute__((const));                                   \
-    double2 SLEEF(fn, 2, u, ISA2)(double2) __attribute__((const));                                 \
-    DECLARE1_4(fn, u) DECLARE1_8(fn, u)
-#define DECLARE2(fn, u)                                                                            \
-    double SLEEF(fn, 1, u, ISA1)(double, double) __attribute__((const));                           \
-    double2 SLEEF(fn, 2, u, ISA2)(double2, double2) __attribute__((const));                        \
-    DECLARE2_4(fn, u) DECLARE2_8(fn, u)
-#if LANES_ISA >= 3
-#define DECLARE1_4(fn, u) double4 SLEEF(fn, 4, u, avx2)(double4) __attribute__((const));
-#define DECLARE2_4(fn, u) double4 SLEEF(fn, 4, u, avx2)(double4, double4) __attribute__((const));
-#define CALL4(fn, u, ...) SLEEF(fn, 4, u, avx2)(__VA_ARGS__)
-#else
-#define DECLARE1_4(fn, u)
-#define DECLARE2_4(fn, u)
-#define CALL4(fn, u, ...) (double4)(CALL2(fn, u, LO(__VA_ARGS__)), CALL2(fn, u, HI(__VA_ARGS__)))
-#endif
-#if LANES_ISA >= 4
-#define DECLARE1_8(fn, u) double8 SLEEF(fn, 8, u, avx512f)(double8) __attribute__((const));
-#define DECLARE2_8(fn, u) double8 SLEEF(fn, 8, u, avx512f)(double8, double8) __attribute__((const));
-#define CALL8(fn, u, ...) SLEEF(fn, 8, u, avx512f)(__VA_ARGS__)
-#else
-#define DECLARE1_8(fn, u)
-#define DECLARE2_8(fn, u)
-#define CALL8(fn, u, ...) (double8)(CALL4(fn, u, LO(__VA_ARGS__)), CALL4(fn, u, HI(__VA_ARGS__)))
-#endif
-#define CALL1(fn, u, ...) SLEEF(fn, 1, u, ISA1)(__VA_ARGS__)
-#define CALL2(fn, u, ...) SLEEF(fn, 2, u, ISA2)(__VA_ARGS__)
-#define CALL16(fn, u, ...) (double16)(CALL8(fn, u, LO(__VA_ARGS__)), CALL8(fn, u, HI(__VA_ARGS__)))
-// Halves of each argument (one or two), for splitting a wide call.
-#define LO(...) LO_N(__VA_ARGS__, LO2, LO1)(__VA_ARGS__)
-#define HI(...) LO_N(__VA_ARGS__, HI2, HI1)(__VA_ARGS__)
-#define LO_N(a, b, m, ...) m
-#define LO1(x) (x).lo
-#define LO2(x, y) (x).lo, (y).lo
-#define HI1(x) (x).hi
-#define HI2(x, y) (x).hi, (y).hi
-
-// name(doublen) -> SLEEF's fn with accuracy u, for every width.
-#define SLEEF1(name, fn, u)                                                                        \
-    DECLARE1(fn, u)                                                                                \
-    CONST double name(double x)                                                                    \
-    {                                                                                              \
-        return CALL1(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double2 name(double2 x)                                                                  \
-    {                                                                                              \
-        return CALL2(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double3 name(double3 x)                                                                  \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyzz).xyz;                                                           \
-    }                                                                                              \
-    CONST double4 name(double4 x)                                                                  \
-    {                                                                                              \
-        return CALL4(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double8 name(double8 x)                                                                  \
-    {                                                                                              \
-        return CALL8(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double16 name(double16 x)                                                                \
-    {                                                                                              \
-        return CALL16(fn, u, x);                                                                   \
-    }
-#define SLEEF2(name, fn, u)                                                                        \
-    DECLARE2(fn, u)                                                                                \
-    CONST double name(double x, double y)                                                          \
-    {                                                                                              \
-        return CALL1(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double2 name(double2 x, double2 y)                                                       \
-    {                                                                                              \
-        return CALL2(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double3 name(double3 x, double3 y)                                                       \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyzz, y.xyzz).xyz;                                                   \
-    }                                                                                              \
-    CONST double4 name(double4 x, double4 y)                                                       \
-    {                                                                                              \
-        return CALL4(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double8 name(double8 x, double8 y)                                                       \
-    {                                                                                              \
-        return CALL8(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double16 name(double16 x, double16 y)                                                    \
-    {                                                                                              \
-        return CALL16(fn, u, x, y);                                                                \
-    }
+#define MATH_T double
+#define MATH_C d
+#define MATH_S 2
+#define MATH_M 4
+#define MATH_L 8
+/* OpenCL's widths at SLEEF's: 3 padded to 4, 16 split in two 8s. */
+#define AT_ CALL1
+#define AT_2 CALLS
+#define AT_3(fn, u, ...) CALLM(fn, u, SWZ(xyzz, __VA_ARGS__)).xyz
+#define AT_4 CALLM
+#define AT_8 CALLL
+#define AT_16(fn, u, ...) (double16)(CALLL(fn, u, LO(__VA_ARGS__)), CALLL(fn, u, HI(__VA_ARGS__)))
+#include "lanes_math.h"
 
 // OpenCL's double bounds (ulp): sin, cos, tan, exp, exp2, exp10, log, log2,
 // log10, acos, asin, atan, acosh, asinh, cosh, sinh, hypot, cospi, sinpi 4;
@@ -149,28 +60,6 @@ SLEEF2(nextafter, nextafter, )
 SLEEF2(lanes_remainder, remainder, )
 SLEEF2(lanes_fmod, fmod, )
 
-// int results of double vectors (whose comparisons give long masks).
-#define CVT_INT(x, n) CVT_INT_##n(x)
-#define CVT_INT_(x) ((int)(x))
-#define CVT_INT_2(x) __builtin_convertvector(x, int2)
-#define CVT_INT_3(x) __builtin_convertvector(x, int3)
-#define CVT_INT_4(x) __builtin_convertvector(x, int4)
-#define CVT_INT_8(x) __builtin_convertvector(x, int8)
-#define CVT_INT_16(x) __builtin_convertvector(x, int16)
-#define CVT_LONG(x, n) CVT_LONG_##n(x)
-#define CVT_LONG_(x) ((long)(x))
-#define CVT_LONG_2(x) __builtin_convertvector(x, long2)
-#define CVT_LONG_3(x) __builtin_convertvector(x, long3)
-#define CVT_LONG_4(x) __builtin_convertvector(x, long4)
-#define CVT_LONG_8(x) __builtin_convertvector(x, long8)
-#define CVT_LONG_16(x) __builtin_convertvector(x, long16)
-#define CVT_DOUBLE(x, n) CVT_DOUBLE_##n(x)
-#define CVT_DOUBLE_(x) ((double)(x))
-#define CVT_DOUBLE_2(x) __builtin_convertvector(x, double2)
-#define CVT_DOUBLE_3(x) __builtin_convertvector(x, double3)
-#define CVT_DOUBLE_4(x) __builtin_convertvector(x, double4)
-#define CVT_DOUBLE_8(x) __builtin_convertvector(x, double8)
-#define CVT_DOUBLE_16(x) __builtin_convertvector(x, double16)
 
 // Exact, or one correctly rounded operation: Clang's elementwise built-ins.
 #define EXACT(n, k, unused)                                                                        \
@@ -242,12 +131,14 @@ SLEEF2(lanes_fmod, fmod, )
                     __builtin_elementwise_abs(h) < INFINITY                                        \
                 ? __builtin_elementwise_copysign(h, r)                                             \
                 : r;                                                                               \
-        return x == 1.0 ? 1.0 : r;                                                                 \
+        return !FINITE_MATH && x == 1.0 ? 1.0 : r;                                                 \
     }                                                                                              \
     /* powr: pow for x >= 0 (-0 as +0), with its own special cases (6.15.2.4), NaN for NaNs. */    \
     CONST double##n powr(double##n x, double##n y)                                                 \
     {                                                                                              \
         double##n r = pow(__builtin_elementwise_abs(x), y), nan = (double##n)NAN;                  \
+        if (FINITE_MATH) /* only NaN results are left to tell */                                   \
+            return r;                                                                              \
         r = x < 0.0 ? nan : r;                                                                     \
         r = (x == 0.0 && y == 0.0) || (x == INFINITY && y == 0.0) || x != x || y != y ? nan : r;   \
         return x == 1.0 && __builtin_elementwise_abs(y) == INFINITY ? nan : r;                     \
@@ -281,10 +172,6 @@ SLEEF2(lanes_fmod, fmod, )
         return __builtin_elementwise_max(x, (double##n)y);                                         \
     }
 FOR_WIDTHS(EXACT, )
-
-// The address spaces of an output pointer argument: named, then generic.
-#define FOR_POINTER_SPACES(M, ...)                                                                 \
-    M(__global, __VA_ARGS__) M(__local, __VA_ARGS__) M(__private, __VA_ARGS__) M(, __VA_ARGS__)
 
 // Functions with an output pointer, for address space AS and width n.
 #define POINTER_FUNCTIONS(AS, n)                                                                   \
@@ -452,7 +339,7 @@ FOR_WIDTHS(EXACT, )
     CONST double##n fdim(double##n x, double##n y)                                                 \
     {                                                                                              \
         double##n r = x > y ? x - y : 0.0;                                                         \
-        return x != x || y != y ? x + y : r;                                                       \
+        return !FINITE_MATH && (x != x || y != y) ? x + y : r;                                     \
     }                                                                                              \
     CONST double##n nan(ulong##n nancode)                                                          \
     {                                                                                              \
