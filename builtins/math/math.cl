@@ -18,7 +18,13 @@
 #define AT_4 CALLS
 #define AT_8 CALLM
 #define AT_16 CALLL
+#define MATH_I int
+#define LIT(c) c##f
+#define MATH_1_PI M_1_PI_F
+#define MATH_BELOW_ONE 0x1.fffffep-1f
+#define MATH_SIGN ((int)0x80000000)
 #include "lanes_math.h"
+#include "math_shared.h"
 
 // OpenCL bound (ulp): sin, cos, tan 4; exp, exp2, exp10, log, log2, log10 3;
 // pow 16; tanh 5; atan 5; atan2 6; fmod exact (below).
@@ -66,60 +72,9 @@ SLEEF2(lanes_fmod, fmod, )
     }
 FOR_WIDTHS(FMOD, )
 
-// Exact, or one correctly rounded operation: Clang's elementwise built-ins.
+// The exact functions (math_shared.h), the native_ and half_ ones, exp, pow and their kin.
 #define EXACT(n, k, unused)                                                                        \
-    CONST float##n fabs(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_abs(x);                                                       \
-    }                                                                                              \
-    CONST float##n floor(float##n x)                                                               \
-    {                                                                                              \
-        return __builtin_elementwise_floor(x);                                                     \
-    }                                                                                              \
-    CONST float##n ceil(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_ceil(x);                                                      \
-    }                                                                                              \
-    CONST float##n trunc(float##n x)                                                               \
-    {                                                                                              \
-        return __builtin_elementwise_trunc(x);                                                     \
-    }                                                                                              \
-    CONST float##n round(float##n x)                                                               \
-    {                                                                                              \
-        return __builtin_elementwise_round(x);                                                     \
-    }                                                                                              \
-    CONST float##n rint(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_roundeven(x);                                                 \
-    }                                                                                              \
-    CONST float##n sqrt(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_sqrt(x);                                                      \
-    }                                                                                              \
-    CONST float##n rsqrt(float##n x)                                                               \
-    {                                                                                              \
-        return 1.0f / __builtin_elementwise_sqrt(x);                                               \
-    }                                                                                              \
-    CONST float##n fmin(float##n x, float##n y)                                                    \
-    {                                                                                              \
-        return __builtin_elementwise_min(x, y);                                                    \
-    }                                                                                              \
-    CONST float##n fmax(float##n x, float##n y)                                                    \
-    {                                                                                              \
-        return __builtin_elementwise_max(x, y);                                                    \
-    }                                                                                              \
-    CONST float##n fma(float##n x, float##n y, float##n z)                                         \
-    {                                                                                              \
-        return __builtin_elementwise_fma(x, y, z);                                                 \
-    }                                                                                              \
-    CONST float##n mad(float##n x, float##n y, float##n z)                                         \
-    {                                                                                              \
-        return x * y + z; /* any precision: the optimizer may contract */                          \
-    }                                                                                              \
-    CONST float##n copysign(float##n x, float##n y)                                                \
-    {                                                                                              \
-        return __builtin_elementwise_copysign(x, y);                                               \
-    }                                                                                              \
+    SHARED_EXACT(n, k)                                                                             \
     CONST float##n native_sqrt(float##n x)                                                         \
     {                                                                                              \
         return __builtin_elementwise_sqrt(x);                                                      \
@@ -193,7 +148,6 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return powr(x, y);                                                                         \
     }                                                                                              \
-    FMF_SCALAR_ARGS_##k(n)                                                                         \
     HALF(n, sin, native_sin) HALF(n, cos, native_cos) HALF(n, tan, native_tan)                     \
     HALF(n, exp, native_exp) HALF(n, exp2, native_exp2) HALF(n, exp10, native_exp10)               \
     HALF(n, log, native_log) HALF(n, log2, native_log2) HALF(n, log10, native_log10)               \
@@ -228,18 +182,6 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return impl(x);                                                                            \
     }
-// fmin and fmax (gentype, float) for vectors.
-#define FMF_SCALAR_ARGS_SCAL(n)
-#define FMF_SCALAR_ARGS_VEC(n)                                                                     \
-    CONST float##n fmin(float##n x, float y)                                                       \
-    {                                                                                              \
-        return __builtin_elementwise_min(x, (float##n)y);                                          \
-    }                                                                                              \
-    CONST float##n fmax(float##n x, float y)                                                       \
-    {                                                                                              \
-        return __builtin_elementwise_max(x, (float##n)y);                                          \
-    }
-
 FOR_WIDTHS(EXACT, )
 
 // --- More of 6.15.2 ---------------------------------------------------------
@@ -269,50 +211,6 @@ SLEEF2(hypot, hypot, u05)
 SLEEF2(nextafter, nextafter, )
 SLEEF2(lanes_remainder, remainder, )
 
-// Functions with an output pointer, for address space AS and width n.
-#define POINTER_FUNCTIONS(AS, n)                                                                   \
-    OVL float##n sincos(float##n x, AS float##n *cosval)                                           \
-    {                                                                                              \
-        *cosval = cos(x);                                                                          \
-        return sin(x);                                                                             \
-    }                                                                                              \
-    OVL float##n fract(float##n x, AS float##n *iptr)                                              \
-    {                                                                                              \
-        float##n f = __builtin_elementwise_floor(x);                                               \
-        *iptr = f;                                                                                 \
-        float##n r = __builtin_elementwise_min(x - f, (float##n)0x1.fffffep-1f);                   \
-        r = __builtin_elementwise_abs(x) == INFINITY                                               \
-                ? __builtin_elementwise_copysign((float##n)0.0f, x)                                \
-                : r;                                                                               \
-        return x != x || x == 0.0f ? x : r;                                                        \
-    }                                                                                              \
-    OVL float##n modf(float##n x, AS float##n *iptr)                                               \
-    {                                                                                              \
-        float##n t = __builtin_elementwise_trunc(x);                                               \
-        *iptr = t;                                                                                 \
-        float##n r = __builtin_elementwise_abs(x) == INFINITY ? (float##n)0.0f : x - t;            \
-        return __builtin_elementwise_copysign(r, x);                                               \
-    }                                                                                              \
-    OVL float##n frexp(float##n x, AS int##n *exp)                                                 \
-    {                                                                                              \
-        int##n e;                                                                                  \
-        float##n r = lanes_frexp(x, &e);                                                           \
-        *exp = e;                                                                                  \
-        return r;                                                                                  \
-    }                                                                                              \
-    OVL float##n lgamma_r(float##n x, AS int##n *signp)                                            \
-    {                                                                                              \
-        *signp = lanes_lgamma_sign(x);                                                             \
-        return lgamma(x);                                                                          \
-    }                                                                                              \
-    OVL float##n remquo(float##n x, float##n y, AS int##n *quo)                                    \
-    {                                                                                              \
-        int##n q;                                                                                  \
-        float##n r = lanes_remquo(x, y, &q);                                                       \
-        *quo = q;                                                                                  \
-        return r;                                                                                  \
-    }
-
 // Exponent and significand by their bits: zeros, infinities and NaNs are
 // special; subnormals are first scaled by 2^24 (exact).
 #define MORE(n, k, unused)                                                                         \
@@ -334,12 +232,6 @@ SLEEF2(lanes_remainder, remainder, )
         r = x == 0.0f ? FP_ILOGB0 : r;                                                             \
         r = __builtin_elementwise_abs(x) == INFINITY ? INT_MAX : r;                                \
         return x != x ? FP_ILOGBNAN : r;                                                           \
-    }                                                                                              \
-    CONST float##n logb(float##n x)                                                                \
-    {                                                                                              \
-        float##n r = CVT_FLOAT(ilogb(x), n);                                                       \
-        r = x == 0.0f ? -INFINITY : r;                                                             \
-        return __builtin_elementwise_abs(x) == INFINITY || x != x ? x * x : r;                     \
     }                                                                                              \
     /* x 2^k with one rounding: the exponent field is set directly; a */                           \
     /* subnormal result is built 2^64 higher and scaled down by one multiply. */                   \
@@ -363,38 +255,6 @@ SLEEF2(lanes_remainder, remainder, )
     CONST float##n lgamma(float##n x)                                                              \
     {                                                                                              \
         return x > 0x1p100f ? x * (log(x) - 1.0f) : lanes_lgamma(x);                               \
-    }                                                                                              \
-    /* The sign of gamma(x): -1 between -2m-1 and -2m, that of a zero, 0 at the poles and NaN. */  \
-    CONST int##n lanes_lgamma_sign(float##n x)                                                     \
-    {                                                                                              \
-        float##n f = __builtin_elementwise_floor(x), h = f * 0.5f;                                 \
-        int##n s = x < 0.0f && h != __builtin_elementwise_floor(h) ? -1 : 1;                       \
-        s = x == 0.0f ? (as_int##n(x) < 0 ? -1 : 1) : s;                                           \
-        return (x == f && x < 0.0f) || x != x ? 0 : s;                                             \
-    }                                                                                              \
-    /* x - k y with k the nearest integer to x/y (ties to even), and the low seven bits of k */    \
-    /* with the sign of x/y. |x| is first reduced exactly modulo 128 |y|, which leaves those */    \
-    /* bits; long division by |y| 2^b (b = 6..0) gives them, each subtraction exact as the */      \
-    /* operands are within a factor of two; a last step rounds to nearest, ties to even. */        \
-    OVL float##n lanes_remquo(float##n x, float##n y, __private int##n *quo)                       \
-    {                                                                                              \
-        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
-        float##n r = fmod(ax, ay * 128.0f);                                                        \
-        int##n q = 0;                                                                              \
-        for (int b = 6; b >= 0; b--) {                                                             \
-            float##n d = ay * (float)(1 << b); /* inf when it overflows: then above r */           \
-            int##n ge = r >= d ? 1 : 0;                                                            \
-            r = ge != 0 ? r - d : r;                                                               \
-            q |= ge << b;                                                                          \
-        }                                                                                          \
-        float##n r2 = r * 2.0f; /* exact, or inf only when r > ay/2 */                             \
-        int##n up = r2 > ay || (r2 == ay && (q & 1) != 0) ? 1 : 0;                                 \
-        r = up != 0 ? r - ay : r;                                                                  \
-        q = (q + up) & 127;                                                                        \
-        int##n special = x != x || y != y || ax == INFINITY || y == 0.0f ? 1 : 0;                  \
-        *quo = special != 0 ? 0 : ((as_int##n(x) ^ as_int##n(y)) < 0 ? -q : q);                    \
-        r = as_float##n(as_int##n(r) ^ (as_int##n(x) & (int)0x80000000));                          \
-        return special != 0 ? (float##n)NAN : r;                                                   \
     }                                                                                              \
     /* x^k = |x|^hi |x|^lo with hi and lo the top 8 and low 24 bits of |k| (each exact as a */     \
     /* float; |x|^hi = 1 exactly when |k| < 2^24), signed as k: both factors on the same side */   \
@@ -438,33 +298,9 @@ SLEEF2(lanes_remainder, remainder, )
         r = odd != 0 ? __builtin_elementwise_copysign(r, x) : r;                                   \
         return k == 0 || (!FINITE_MATH && x != x) || (x < 0.0f && odd == 0) ? (float##n)NAN : r;   \
     }                                                                                              \
-    CONST float##n maxmag(float##n x, float##n y)                                                  \
-    {                                                                                              \
-        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
-        return ax > ay ? x : (ay > ax ? y : __builtin_elementwise_max(x, y));                      \
-    }                                                                                              \
-    CONST float##n minmag(float##n x, float##n y)                                                  \
-    {                                                                                              \
-        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
-        return ax < ay ? x : (ay < ax ? y : __builtin_elementwise_min(x, y));                      \
-    }                                                                                              \
-    CONST float##n fdim(float##n x, float##n y)                                                    \
-    {                                                                                              \
-        float##n r = x > y ? x - y : 0.0f;                                                         \
-        return !FINITE_MATH && (x != x || y != y) ? x + y : r;                                     \
-    }                                                                                              \
     CONST float##n nan(uint##n nancode)                                                            \
     {                                                                                              \
         return as_float##n(0x7fc00000u | (nancode & 0x3fffffu));                                   \
-    }                                                                                              \
-    /* The pi functions: the SLEEF result times 1/pi (one more rounding). */                       \
-    CONST float##n acospi(float##n x)                                                              \
-    {                                                                                              \
-        return acos(x) * M_1_PI_F;                                                                 \
-    }                                                                                              \
-    CONST float##n asinpi(float##n x)                                                              \
-    {                                                                                              \
-        return asin(x) * M_1_PI_F;                                                                 \
     }                                                                                              \
     CONST float##n atanpi(float##n x)                                                              \
     {                                                                                              \
@@ -512,29 +348,5 @@ SLEEF2(lanes_remainder, remainder, )
         float##n ay = __builtin_elementwise_abs(y);                                                \
         return lanes_remainder(ay < 0x1p126f ? fmod(x, 2.0f * ay) : x, y);                         \
     }                                                                                              \
-    /* x reduced to [-1, 1] exactly first (SLEEF errs from 2^22 up); zero results get the */     \
-    /* signs of 6.15.2.4: sinpi(n) = copysign(0, n), cospi(n + 1/2) = +0. */                      \
-    CONST float##n sinpi(float##n x)                                                               \
-    {                                                                                              \
-        float##n r = lanes_sinpi(x - 2.0f * __builtin_elementwise_roundeven(x * 0.5f));            \
-        return r == 0.0f ? __builtin_elementwise_copysign((float##n)0.0f, x) : r;                  \
-    }                                                                                              \
-    CONST float##n cospi(float##n x)                                                               \
-    {                                                                                              \
-        float##n r = lanes_cospi(x - 2.0f * __builtin_elementwise_roundeven(x * 0.5f));            \
-        return r == 0.0f ? 0.0f : r;                                                               \
-    }                                                                                              \
-    /* tanpi from sinpi and cospi: their signs give the special values of 6.15.2.4. */             \
-    CONST float##n tanpi(float##n x)                                                               \
-    {                                                                                              \
-        return sinpi(x) / cospi(x);                                                                \
-    }                                                                                              \
-    LDEXP_SCALAR_##k(n) FOR_POINTER_SPACES(POINTER_FUNCTIONS, n)
-// ldexp(floatn, int) for vectors.
-#define LDEXP_SCALAR_SCAL(n)
-#define LDEXP_SCALAR_VEC(n)                                                                        \
-    CONST float##n ldexp(float##n x, int k)                                                        \
-    {                                                                                              \
-        return ldexp(x, (int##n)k);                                                                \
-    }
+    SHARED_MORE(n, k)
 FOR_WIDTHS(MORE, )
