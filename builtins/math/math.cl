@@ -37,7 +37,6 @@ SLEEF1_RELAXED(cos, cos, u10, u35)
 SLEEF1_RELAXED(tan, tan, u10, u35)
 SLEEF1(lanes_exp, exp, u10)
 SLEEF1_RELAXED(exp2, exp2, u10, u35)
-SLEEF1(lanes_exp2_u35, exp2, u35)
 SLEEF1(lanes_exp10, exp10, u10)
 SLEEF1_RELAXED(log, log, u10, u35)
 SLEEF1_RELAXED(log2, log2, u10, u35)
@@ -106,11 +105,10 @@ FOR_WIDTHS(FMOD, )
     CONST float##n exp(float##n x)                                                                 \
     {                                                                                              \
         /* x log2 e may round up to 128 from x = 88.72 on, where e^x is still finite */            \
-        if (any(MASK(k, !(__builtin_elementwise_abs(x) < 88.0f)))) /* a scalar's is 1, not -1 */   \
+        /* (a scalar comparison gives 1, not the -1 any() looks for) */                            \
+        if (!UNSAFE_MATH || any(MASK(k, !(__builtin_elementwise_abs(x) < 88.0f))))                 \
             return lanes_exp(x);                                                                   \
-        if (UNSAFE_MATH)                                                                           \
-            return exp2(x * M_LOG2E_F);                                                            \
-        return PRECISE_EXP(x);                                                                     \
+        return exp2(x * M_LOG2E_F);                                                                \
     }                                                                                              \
     CONST float##n log10(float##n x)                                                               \
     {                                                                                              \
@@ -161,21 +159,6 @@ FOR_WIDTHS(FMOD, )
         return powr(x, y);                                                                         \
     }
 
-// exp(x) for |x| < 88, within 3 ulp. With FMA: 2^t (1 + t' ln 2), t + t' being x log2 e to
-// about 2^-48 (log2 e in two floats, the FMA giving t's rounding error) and 2^t SLEEF's u35
-// exp2 (whose results are its u10's): 1.26 ulp at most over every 61st float, and twice as
-// fast as SLEEF's exp. Without FMA, SLEEF's exp.
-#if LANES_ISA >= 3
-#define PRECISE_EXP(x)                                                                             \
-    ({                                                                                             \
-        __typeof__(x) h = 0x1.715476p+0f, t = (x)*h;                                               \
-        __typeof__(x) tl = __builtin_elementwise_fma((x), h, -t) + (x)*0x1.4ae0cp-26f;             \
-        __typeof__(x) e = lanes_exp2_u35(t);                                                       \
-        __builtin_elementwise_fma(e, tl * 0x1.62e43p-1f, e);                                       \
-    })
-#else
-#define PRECISE_EXP(x) lanes_exp(x)
-#endif
 // half_f: 8192 ulp over its reduced range; the native_ function meets it.
 #define HALF(n, f, impl)                                                                           \
     CONST float##n half_##f(float##n x)                                                            \
