@@ -29,15 +29,16 @@
 // OpenCL bound (ulp): sin, cos, tan 4; exp, exp2, exp10, log, log2, log10 3;
 // pow 16; tanh 5; atan 5; atan2 6; fmod exact (below).
 // Under -cl-unsafe-math-optimizations (UNSAFE_MATH), OpenCL C 7.4's relaxed
-// table: sin, cos absolute 2^-11 on [-pi, pi]; tan, tanh 8192; exp2
+// table: sin, cos absolute 2^-11 on [-pi, pi]; tan, tanh, exp10 8192; exp2
 // 3 + floor(|2x|); log, log2 2^-21 absolute on [0.5, 2], 3 ulp elsewhere:
 // SLEEF's 3.5-ulp variants (kernels-tests/test_math checks each bound).
+// exp keeps u10: SLEEF has no u35 expf, and exp2(x log2 e) is no faster.
 SLEEF1_RELAXED(sin, sin, u10, u35)
 SLEEF1_RELAXED(cos, cos, u10, u35)
 SLEEF1_RELAXED(tan, tan, u10, u35)
-SLEEF1(lanes_exp, exp, u10)
+SLEEF1(exp, exp, u10)
 SLEEF1_RELAXED(exp2, exp2, u10, u35)
-SLEEF1(lanes_exp10, exp10, u10)
+SLEEF1_RELAXED(exp10, exp10, u10, u35)
 SLEEF1_RELAXED(log, log, u10, u35)
 SLEEF1_RELAXED(log2, log2, u10, u35)
 SLEEF1(lanes_log10, log10, u10)
@@ -98,25 +99,12 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return native_log2(x) * (M_LN2_F / M_LN10_F);                                              \
     }                                                                                              \
-    /* Relaxed (7.4): exp 3 + floor(|2x|) ulp, from exp2 (x log2 e rounds once); exp10 */          \
-    /* and pow derived from exp2 and log2 as the table allows (pow: x < 0 only for integer */      \
-    /* y, its sign by y's parity; x^0 = 1, 1^y = 1 for infinite or NaN y); log10 from log2 */      \
-    /* (2.74 ulp at most over every 61st float, 3 allowed). */                                     \
-    CONST float##n exp(float##n x)                                                                 \
-    {                                                                                              \
-        /* x log2 e may round up to 128 from x = 88.72 on, where e^x is still finite */            \
-        /* (a scalar comparison gives 1, not the -1 any() looks for) */                            \
-        if (!UNSAFE_MATH || any(MASK(k, !(__builtin_elementwise_abs(x) < 88.0f))))                 \
-            return lanes_exp(x);                                                                   \
-        return exp2(x * M_LOG2E_F);                                                                \
-    }                                                                                              \
+    /* Relaxed (7.4): log10 from log2 (2.74 ulp at most over every 61st float, 3 allowed); */      \
+    /* pow derived from exp2 and log2 as the table allows: x < 0 only for integer y, its sign */   \
+    /* by y's parity; x^0 = 1, and 1^y = 1 for infinite or NaN y. */                               \
     CONST float##n log10(float##n x)                                                               \
     {                                                                                              \
         return UNSAFE_MATH ? log2(x) * 0x1.344136p-2f : lanes_log10(x);                            \
-    }                                                                                              \
-    CONST float##n exp10(float##n x)                                                               \
-    {                                                                                              \
-        return UNSAFE_MATH ? exp2(x * 0x1.a934f0p+1f) : lanes_exp10(x);                            \
     }                                                                                              \
     CONST float##n pow(float##n x, float##n y)                                                     \
     {                                                                                              \
