@@ -6,7 +6,7 @@
 # the work-item functions and the work-group scratch (compiler/workitem.c)
 # and barrier (compiler/specialize.c, compiler/coroutine.c); and the math
 # mode constants the link defines (compiler/builtins.c).
-set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch|__lanes_(unsafe_math|finite_math|denorms_are_zero))$")
+set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch|__lanes_(unsafe_math|finite_math))$")
 set(names)
 foreach(lib IN LISTS LIBS)
   execute_process(COMMAND ${NM} --undefined-only --format=just-symbols ${lib}

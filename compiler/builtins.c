@@ -275,7 +275,6 @@ static const struct {
 } math_constants[] = {
     {"__lanes_unsafe_math", LANES_MATH_UNSAFE},
     {"__lanes_finite_math", LANES_MATH_FINITE},
-    {"__lanes_denorms_are_zero", LANES_MATH_DAZ},
 };
 
 static void define_math_constants(LLVMModuleRef m, unsigned mode)

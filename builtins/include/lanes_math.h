@@ -29,7 +29,7 @@
  *   FINITE_MATH  -cl-finite-math-only (or -cl-fast-relaxed-math): no
  *                argument or result is a NaN or an infinity
  */
-extern __constant int __lanes_unsafe_math, __lanes_finite_math, __lanes_denorms_are_zero;
+extern __constant int __lanes_unsafe_math, __lanes_finite_math;
 #define UNSAFE_MATH (__lanes_unsafe_math != 0)
 #define FINITE_MATH (__lanes_finite_math != 0)
 
