@@ -4,8 +4,9 @@
 # libraries call but do not define (SLEEF's vector math). The other names
 # they may leave undefined are those the compiler lowers in every kernel:
 # the work-item functions and the work-group scratch (compiler/workitem.c)
-# and barrier (compiler/specialize.c, compiler/coroutine.c).
-set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch)$")
+# and barrier (compiler/specialize.c, compiler/coroutine.c); and the math
+# mode constants the link defines (compiler/builtins.c).
+set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch|__lanes_(unsafe_math|finite_math))$")
 set(names)
 foreach(lib IN LISTS LIBS)
   execute_process(COMMAND ${NM} --undefined-only --format=just-symbols ${lib}

@@ -229,8 +229,72 @@ static bool values_has(const struct values *v, LLVMValueRef x)
     return false;
 }
 
-int lanes_builtins_link(LLVMModuleRef m, char **log)
+static bool attribute_is(LLVMValueRef f, const char *key, const char *value)
 {
+    LLVMAttributeRef a =
+        LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+    unsigned length = 0;
+    const char *v = a ? LLVMGetStringAttributeValue(a, &length) : NULL;
+    return v && length == strlen(value) && memcmp(v, value, length) == 0;
+}
+
+/*
+ * The library's math modes, read from a kernel's function attributes (what
+ * Clang sets for the options), that lanes_builtins_link defines as the
+ * constants the library tests (builtins/include/lanes_math.h).
+ */
+enum {
+    LANES_MATH_UNSAFE = 1, /* "approx-func-fp-math": relaxed accuracy (OpenCL C 7.4) */
+    LANES_MATH_FINITE = 2, /* "no-nans-fp-math" and "no-infs-fp-math": no special values */
+    LANES_MATH_DAZ = 4,    /* "denormal-fp-math-f32" not IEEE: float subnormals may flush */
+};
+
+static unsigned math_mode(LLVMValueRef kernel)
+{
+    if (!kernel)
+        return 0;
+    unsigned mode = 0;
+    if (attribute_is(kernel, "approx-func-fp-math", "true"))
+        mode |= LANES_MATH_UNSAFE;
+    if (attribute_is(kernel, "no-nans-fp-math", "true") &&
+        attribute_is(kernel, "no-infs-fp-math", "true"))
+        mode |= LANES_MATH_FINITE;
+    if (attribute_is(kernel, "denormal-fp-math-f32", "preserve-sign,preserve-sign"))
+        mode |= LANES_MATH_DAZ;
+    return mode;
+}
+
+/*
+ * The constants the library reads (builtins/include/lanes_math.h), defined
+ * in m before the link binds the library's references to them; internal
+ * with the library's own definitions after it, so that O3 folds each test
+ * of them and the variant not taken disappears.
+ */
+static const struct {
+    const char *name;
+    unsigned mode;
+} math_constants[] = {
+    {"__lanes_unsafe_math", LANES_MATH_UNSAFE},
+    {"__lanes_finite_math", LANES_MATH_FINITE},
+};
+
+static void define_math_constants(LLVMModuleRef m, unsigned mode)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+    for (size_t i = 0; i < sizeof math_constants / sizeof *math_constants; i++) {
+        LLVMValueRef g = LLVMGetNamedGlobal(m, math_constants[i].name);
+        if (!g) /* the constant address space, as the library declares them */
+            g = LLVMAddGlobalInAddressSpace(m, i32, math_constants[i].name, 2);
+        LLVMSetInitializer(g, LLVMConstInt(i32, (mode & math_constants[i].mode) != 0, 0));
+        LLVMSetGlobalConstant(g, 1);
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+        LLVMSetAlignment(g, 4);
+    }
+}
+
+int lanes_builtins_link(LLVMModuleRef m, LLVMValueRef kernel, char **log)
+{
+    unsigned mode = math_mode(kernel);
     size_t size = 0;
     const char *why = NULL;
     const char *blob = library_for_host(&size, &why);
@@ -250,6 +314,8 @@ int lanes_builtins_link(LLVMModuleRef m, char **log)
     int rc = linked && pending && own_definitions(m, &own) == 0 ? 0 : -1;
     if (rc != 0)
         *log = strdup("lanes: out of memory linking the built-in library\n");
+    else
+        define_math_constants(m, mode);
     /*
      * Rounds: the chunks of every name m declares but does not define, then
      * those of what they declared in turn, until a round adds nothing. A
@@ -295,9 +361,18 @@ int lanes_builtins_link(LLVMModuleRef m, char **log)
      * drops them; only now, because a definition made internal in one round
      * could not be bound to by the functions a later round brings.
      */
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && !values_has(&own, f))
-            LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    static const char daz_key[] = "denormal-fp-math-f32", daz[] = "preserve-sign,preserve-sign";
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || values_has(&own, f))
+            continue;
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+        /* The kernel's float denormal mode, without which the inliner keeps the library out. */
+        if (mode & LANES_MATH_DAZ)
+            LLVMAddAttributeAtIndex(
+                f, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(ctx, daz_key, sizeof daz_key - 1, daz, sizeof daz - 1));
+    }
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g) && !values_has(&own, g))
             LLVMSetLinkage(g, LLVMInternalLinkage);

@@ -10,9 +10,13 @@
  * Links into `m` the library functions it calls, transitively, and nothing
  * else; they become internal, so that O3 inlines and drops them. The library
  * is the one of the host's ISA level, parsed lazily in m's context: a link
- * reads only the bodies it needs. Returns 0, or -1 with *log set (malloc'd).
+ * reads only the bodies it needs. The math options `kernel` was compiled
+ * with (its function attributes: -cl-unsafe-math-optimizations,
+ * -cl-finite-math-only, -cl-denorms-are-zero) select the library's variants
+ * (compiler/builtins.c); NULL: the precise ones. Returns 0, or -1 with *log
+ * set (malloc'd).
  */
-int lanes_builtins_link(LLVMModuleRef m, char **log);
+int lanes_builtins_link(LLVMModuleRef m, LLVMValueRef kernel, char **log);
 
 /*
  * Reports in *log (appended, malloc'd) every function an executable calls

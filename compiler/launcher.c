@@ -249,11 +249,13 @@ static void *compile_launcher(const struct lanes_program_module *module,
     struct lanes_globals_layout globals = {0};
     if (parsed && lanes_globals_layout(m, &globals, log) != 0)
         parsed = false;
-    if (parsed && lanes_builtins_link(m, log) != 0)
+    /* The kernel's math options (its attributes) choose the library's variants. */
+    LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
+    if (parsed && lanes_builtins_link(m, kernel, log) != 0)
         parsed = false; /* the log says why */
     void *object = NULL;
     char *error = NULL;
-    LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
+    kernel = parsed ? kernel : NULL;
     bool coroutine = false;
     LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, log) : NULL;
     if (!sg) {

@@ -6,123 +6,45 @@
 //   width 8: 8-wide (AVX2) or two 4-wide    16: 16-wide (AVX-512), two 8s, four 4s
 // Accuracy variants: u10 (1 ulp) where OpenCL allows at most 4 ulp, u35
 // (3.5 ulp) only where it allows 5 or more (checked by kernels-tests/math).
-#include "lanes_builtins.h"
-
-#if LANES_ISA >= 3
-#define ISA1 purecfma
-#define ISA4 avx2128
-#else
-#define ISA1 purec
-#define ISA4 sse2
-#endif
-#define SLEEF(fn, w, u, isa) PASTE(Sleef_##fn##f##w##_##u, isa)
-
-#define DECLARE1(fn, u)                                                                            \
-    float SLEEF(fn, 1, u, ISA1)(float) __attribute__((const));                                     \
-    float4 SLEEF(fn, 4, u, ISA4)(float4) __attribute__((const));                                   \
-    DECLARE1_8(fn, u) DECLARE1_16(fn, u)
-#define DECLARE2(fn, u)                                                                            \
-    float SLEEF(fn, 1, u, ISA1)(float, float) __attribute__((const));                              \
-    float4 SLEEF(fn, 4, u, ISA4)(float4, float4) __attribute__((const));                           \
-    DECLARE2_8(fn, u) DECLARE2_16(fn, u)
-#if LANES_ISA >= 3
-#define DECLARE1_8(fn, u) float8 SLEEF(fn, 8, u, avx2)(float8) __attribute__((const));
-#define DECLARE2_8(fn, u) float8 SLEEF(fn, 8, u, avx2)(float8, float8) __attribute__((const));
-#define CALL8(fn, u, ...) SLEEF(fn, 8, u, avx2)(__VA_ARGS__)
-#else
-#define DECLARE1_8(fn, u)
-#define DECLARE2_8(fn, u)
-#define CALL8(fn, u, ...) (float8)(CALL4(fn, u, LO(__VA_ARGS__)), CALL4(fn, u, HI(__VA_ARGS__)))
-#endif
-#if LANES_ISA >= 4
-#define DECLARE1_16(fn, u) float16 SLEEF(fn, 16, u, avx512f)(float16) __attribute__((const));
-#define DECLARE2_16(fn, u)                                                                         \
-    float16 SLEEF(fn, 16, u, avx512f)(float16, float16) __attribute__((const));
-#define CALL16(fn, u, ...) SLEEF(fn, 16, u, avx512f)(__VA_ARGS__)
-#else
-#define DECLARE1_16(fn, u)
-#define DECLARE2_16(fn, u)
-#define CALL16(fn, u, ...) (float16)(CALL8(fn, u, LO(__VA_ARGS__)), CALL8(fn, u, HI(__VA_ARGS__)))
-#endif
-#define CALL1(fn, u, ...) SLEEF(fn, 1, u, ISA1)(__VA_ARGS__)
-#define CALL4(fn, u, ...) SLEEF(fn, 4, u, ISA4)(__VA_ARGS__)
-// Halves of each argument (one or two), for splitting a wide call.
-#define LO(...) LO_N(__VA_ARGS__, LO2, LO1)(__VA_ARGS__)
-#define HI(...) LO_N(__VA_ARGS__, HI2, HI1)(__VA_ARGS__)
-#define LO_N(a, b, m, ...) m
-#define LO1(x) (x).lo
-#define LO2(x, y) (x).lo, (y).lo
-#define HI1(x) (x).hi
-#define HI2(x, y) (x).hi, (y).hi
-
-// name(floatn) -> SLEEF's fn with accuracy u, for every width.
-#define SLEEF1(name, fn, u)                                                                        \
-    DECLARE1(fn, u)                                                                                \
-    CONST float name(float x)                                                                      \
-    {                                                                                              \
-        return CALL1(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST float2 name(float2 x)                                                                    \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyxy).lo;                                                            \
-    }                                                                                              \
-    CONST float3 name(float3 x)                                                                    \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyzz).xyz;                                                           \
-    }                                                                                              \
-    CONST float4 name(float4 x)                                                                    \
-    {                                                                                              \
-        return CALL4(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST float8 name(float8 x)                                                                    \
-    {                                                                                              \
-        return CALL8(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST float16 name(float16 x)                                                                  \
-    {                                                                                              \
-        return CALL16(fn, u, x);                                                                   \
-    }
-#define SLEEF2(name, fn, u)                                                                        \
-    DECLARE2(fn, u)                                                                                \
-    CONST float name(float x, float y)                                                             \
-    {                                                                                              \
-        return CALL1(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST float2 name(float2 x, float2 y)                                                          \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyxy, y.xyxy).lo;                                                    \
-    }                                                                                              \
-    CONST float3 name(float3 x, float3 y)                                                          \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyzz, y.xyzz).xyz;                                                   \
-    }                                                                                              \
-    CONST float4 name(float4 x, float4 y)                                                          \
-    {                                                                                              \
-        return CALL4(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST float8 name(float8 x, float8 y)                                                          \
-    {                                                                                              \
-        return CALL8(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST float16 name(float16 x, float16 y)                                                       \
-    {                                                                                              \
-        return CALL16(fn, u, x, y);                                                                \
-    }
+#define MATH_T float
+#define MATH_C f
+#define MATH_S 4
+#define MATH_M 8
+#define MATH_L 16
+/* OpenCL's widths at SLEEF's: 2 and 3 padded to 4. */
+#define AT_ CALL1
+#define AT_2(fn, u, ...) CALLS(fn, u, SWZ(xyxy, __VA_ARGS__)).lo
+#define AT_3(fn, u, ...) CALLS(fn, u, SWZ(xyzz, __VA_ARGS__)).xyz
+#define AT_4 CALLS
+#define AT_8 CALLM
+#define AT_16 CALLL
+#define MATH_I int
+#define LIT(c) c##f
+#define MATH_1_PI M_1_PI_F
+#define MATH_BELOW_ONE 0x1.fffffep-1f
+#define MATH_SIGN ((int)0x80000000)
+#include "lanes_math.h"
+#include "math_shared.h"
 
 // OpenCL bound (ulp): sin, cos, tan 4; exp, exp2, exp10, log, log2, log10 3;
 // pow 16; tanh 5; atan 5; atan2 6; fmod exact (below).
-SLEEF1(sin, sin, u10)
-SLEEF1(cos, cos, u10)
-SLEEF1(tan, tan, u10)
+// Under -cl-unsafe-math-optimizations (UNSAFE_MATH), OpenCL C 7.4's relaxed
+// table: sin, cos absolute 2^-11 on [-pi, pi]; tan, tanh, exp10 8192; exp2
+// 3 + floor(|2x|); log, log2 2^-21 absolute on [0.5, 2], 3 ulp elsewhere:
+// SLEEF's 3.5-ulp variants (kernels-tests/test_math checks each bound).
+// exp keeps u10: SLEEF has no u35 expf, and exp2(x log2 e) is no faster.
+SLEEF1_RELAXED(sin, sin, u10, u35)
+SLEEF1_RELAXED(cos, cos, u10, u35)
+SLEEF1_RELAXED(tan, tan, u10, u35)
 SLEEF1(exp, exp, u10)
-SLEEF1(exp2, exp2, u10)
-SLEEF1(exp10, exp10, u10)
-SLEEF1(log, log, u10)
-SLEEF1(log2, log2, u10)
-SLEEF1(log10, log10, u10)
-SLEEF1(tanh, tanh, u10)
+SLEEF1_RELAXED(exp2, exp2, u10, u35)
+SLEEF1_RELAXED(exp10, exp10, u10, u35)
+SLEEF1_RELAXED(log, log, u10, u35)
+SLEEF1_RELAXED(log2, log2, u10, u35)
+SLEEF1(lanes_log10, log10, u10)
+SLEEF1_RELAXED(tanh, tanh, u10, u35)
 SLEEF1(atan, atan, u35)
-SLEEF2(pow, pow, u10)
+SLEEF2(lanes_pow, pow, u10)
 SLEEF2(atan2, atan2, u35)
 // native_ and half_ (8192 ulp, or implementation-defined): the 3.5-ulp variants.
 SLEEF1(native_sin, sin, u35)
@@ -150,60 +72,9 @@ SLEEF2(lanes_fmod, fmod, )
     }
 FOR_WIDTHS(FMOD, )
 
-// Exact, or one correctly rounded operation: Clang's elementwise built-ins.
+// The exact functions (math_shared.h), the native_ and half_ ones, exp, pow and their kin.
 #define EXACT(n, k, unused)                                                                        \
-    CONST float##n fabs(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_abs(x);                                                       \
-    }                                                                                              \
-    CONST float##n floor(float##n x)                                                               \
-    {                                                                                              \
-        return __builtin_elementwise_floor(x);                                                     \
-    }                                                                                              \
-    CONST float##n ceil(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_ceil(x);                                                      \
-    }                                                                                              \
-    CONST float##n trunc(float##n x)                                                               \
-    {                                                                                              \
-        return __builtin_elementwise_trunc(x);                                                     \
-    }                                                                                              \
-    CONST float##n round(float##n x)                                                               \
-    {                                                                                              \
-        return __builtin_elementwise_round(x);                                                     \
-    }                                                                                              \
-    CONST float##n rint(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_roundeven(x);                                                 \
-    }                                                                                              \
-    CONST float##n sqrt(float##n x)                                                                \
-    {                                                                                              \
-        return __builtin_elementwise_sqrt(x);                                                      \
-    }                                                                                              \
-    CONST float##n rsqrt(float##n x)                                                               \
-    {                                                                                              \
-        return 1.0f / __builtin_elementwise_sqrt(x);                                               \
-    }                                                                                              \
-    CONST float##n fmin(float##n x, float##n y)                                                    \
-    {                                                                                              \
-        return __builtin_elementwise_min(x, y);                                                    \
-    }                                                                                              \
-    CONST float##n fmax(float##n x, float##n y)                                                    \
-    {                                                                                              \
-        return __builtin_elementwise_max(x, y);                                                    \
-    }                                                                                              \
-    CONST float##n fma(float##n x, float##n y, float##n z)                                         \
-    {                                                                                              \
-        return __builtin_elementwise_fma(x, y, z);                                                 \
-    }                                                                                              \
-    CONST float##n mad(float##n x, float##n y, float##n z)                                         \
-    {                                                                                              \
-        return x * y + z; /* any precision: the optimizer may contract */                          \
-    }                                                                                              \
-    CONST float##n copysign(float##n x, float##n y)                                                \
-    {                                                                                              \
-        return __builtin_elementwise_copysign(x, y);                                               \
-    }                                                                                              \
+    SHARED_EXACT(n, k)                                                                             \
     CONST float##n native_sqrt(float##n x)                                                         \
     {                                                                                              \
         return __builtin_elementwise_sqrt(x);                                                      \
@@ -228,9 +99,29 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return native_log2(x) * (M_LN2_F / M_LN10_F);                                              \
     }                                                                                              \
-    /* powr: pow for x >= 0, with its own special cases (6.15.2.4). */                             \
+    /* Relaxed (7.4): log10 from log2 (2.74 ulp at most over every 61st float, 3 allowed); */      \
+    /* pow derived from exp2 and log2 as the table allows: x < 0 only for integer y, its sign */   \
+    /* by y's parity; x^0 = 1, and 1^y = 1 for infinite or NaN y. */                               \
+    CONST float##n log10(float##n x)                                                               \
+    {                                                                                              \
+        return UNSAFE_MATH ? log2(x) * 0x1.344136p-2f : lanes_log10(x);                            \
+    }                                                                                              \
+    CONST float##n pow(float##n x, float##n y)                                                     \
+    {                                                                                              \
+        if (!UNSAFE_MATH)                                                                          \
+            return lanes_pow(x, y);                                                                \
+        float##n r = exp2(y * log2(__builtin_elementwise_abs(x))), h = y * 0.5f;                   \
+        r = x < 0.0f && h != __builtin_elementwise_trunc(h) ? -r : r;                              \
+        r = x < 0.0f && y != __builtin_elementwise_trunc(y) ? (float##n)NAN : r;                   \
+        return y == 0.0f || (!FINITE_MATH && x == 1.0f) ? 1.0f : r;                                \
+    }                                                                                              \
+    /* powr: pow for x >= 0, with its own special cases (6.15.2.4); relaxed: exp2(y log2 x). */    \
     CONST float##n powr(float##n x, float##n y)                                                    \
     {                                                                                              \
+        if (UNSAFE_MATH)                                                                           \
+            return exp2(y * log2(x));                                                              \
+        if (FINITE_MATH)                                                                           \
+            return pow(__builtin_elementwise_abs(x), y);                                           \
         float##n r = pow(x, y), nan = (float##n)NAN;                                               \
         /* Unlike pow, powr takes -0 as +0 (powr(-0, -1) = +inf) and a NaN y gives NaN even */   \
         /* for x = 1, as a NaN x does for y = 0 (pow gives 1 for both). */                        \
@@ -243,7 +134,6 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return powr(x, y);                                                                         \
     }                                                                                              \
-    FMF_SCALAR_ARGS_##k(n)                                                                         \
     HALF(n, sin, native_sin) HALF(n, cos, native_cos) HALF(n, tan, native_tan)                     \
     HALF(n, exp, native_exp) HALF(n, exp2, native_exp2) HALF(n, exp10, native_exp10)               \
     HALF(n, log, native_log) HALF(n, log2, native_log2) HALF(n, log10, native_log10)               \
@@ -263,32 +153,21 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return impl(x);                                                                            \
     }
-// fmin and fmax (gentype, float) for vectors.
-#define FMF_SCALAR_ARGS_SCAL(n)
-#define FMF_SCALAR_ARGS_VEC(n)                                                                     \
-    CONST float##n fmin(float##n x, float y)                                                       \
-    {                                                                                              \
-        return __builtin_elementwise_min(x, (float##n)y);                                          \
-    }                                                                                              \
-    CONST float##n fmax(float##n x, float y)                                                       \
-    {                                                                                              \
-        return __builtin_elementwise_max(x, (float##n)y);                                          \
-    }
-
 FOR_WIDTHS(EXACT, )
 
 // --- More of 6.15.2 ---------------------------------------------------------
 // OpenCL bound (ulp): acos, acosh, asin, asinh, cosh, sinh, hypot 4; cospi,
 // sinpi 4; atanh 5; cbrt 2; erf, erfc, tgamma 16; expm1 3; log1p 2; lgamma
 // unbounded; fdim, nextafter, remainder exact.
-SLEEF1(acos, acos, u10)
+// Relaxed: acos, asin 4096; cbrt, cosh, sinh 8192 (cosh, sinh on [-88, 88]).
+SLEEF1_RELAXED(acos, acos, u10, u35)
 SLEEF1(lanes_acosh, acosh, u10)
-SLEEF1(asin, asin, u10)
+SLEEF1_RELAXED(asin, asin, u10, u35)
 SLEEF1(lanes_asinh, asinh, u10)
 SLEEF1(atanh, atanh, u10)
-SLEEF1(cbrt, cbrt, u10)
-SLEEF1(lanes_cosh, cosh, u10)
-SLEEF1(lanes_sinh, sinh, u10)
+SLEEF1_RELAXED(cbrt, cbrt, u10, u35)
+SLEEF1_RELAXED(lanes_cosh, cosh, u10, u35)
+SLEEF1_RELAXED(lanes_sinh, sinh, u10, u35)
 SLEEF1(lanes_cospi, cospi, u05)
 SLEEF1(lanes_sinpi, sinpi, u05)
 SLEEF1(erf, erf, u10)
@@ -302,68 +181,6 @@ SLEEF2(lanes_atan2_u10, atan2, u10)
 SLEEF2(hypot, hypot, u05)
 SLEEF2(nextafter, nextafter, )
 SLEEF2(lanes_remainder, remainder, )
-
-// The address spaces of an output pointer argument: named, then generic.
-#define FOR_POINTER_SPACES(M, ...)                                                                 \
-    M(__global, __VA_ARGS__) M(__local, __VA_ARGS__) M(__private, __VA_ARGS__) M(, __VA_ARGS__)
-
-// Functions with an output pointer, for address space AS and width n.
-#define POINTER_FUNCTIONS(AS, n)                                                                   \
-    OVL float##n sincos(float##n x, AS float##n *cosval)                                           \
-    {                                                                                              \
-        *cosval = cos(x);                                                                          \
-        return sin(x);                                                                             \
-    }                                                                                              \
-    OVL float##n fract(float##n x, AS float##n *iptr)                                              \
-    {                                                                                              \
-        float##n f = __builtin_elementwise_floor(x);                                               \
-        *iptr = f;                                                                                 \
-        float##n r = __builtin_elementwise_min(x - f, (float##n)0x1.fffffep-1f);                   \
-        r = __builtin_elementwise_abs(x) == INFINITY                                               \
-                ? __builtin_elementwise_copysign((float##n)0.0f, x)                                \
-                : r;                                                                               \
-        return x != x || x == 0.0f ? x : r;                                                        \
-    }                                                                                              \
-    OVL float##n modf(float##n x, AS float##n *iptr)                                               \
-    {                                                                                              \
-        float##n t = __builtin_elementwise_trunc(x);                                               \
-        *iptr = t;                                                                                 \
-        float##n r = __builtin_elementwise_abs(x) == INFINITY ? (float##n)0.0f : x - t;            \
-        return __builtin_elementwise_copysign(r, x);                                               \
-    }                                                                                              \
-    OVL float##n frexp(float##n x, AS int##n *exp)                                                 \
-    {                                                                                              \
-        int##n e;                                                                                  \
-        float##n r = lanes_frexp(x, &e);                                                           \
-        *exp = e;                                                                                  \
-        return r;                                                                                  \
-    }                                                                                              \
-    OVL float##n lgamma_r(float##n x, AS int##n *signp)                                            \
-    {                                                                                              \
-        *signp = lanes_lgamma_sign(x);                                                             \
-        return lgamma(x);                                                                          \
-    }                                                                                              \
-    OVL float##n remquo(float##n x, float##n y, AS int##n *quo)                                    \
-    {                                                                                              \
-        int##n q;                                                                                  \
-        float##n r = lanes_remquo(x, y, &q);                                                       \
-        *quo = q;                                                                                  \
-        return r;                                                                                  \
-    }
-#define CVT_INT(x, n) CVT_INT_##n(x)
-#define CVT_INT_(x) ((int)(x))
-#define CVT_INT_2(x) __builtin_convertvector(x, int2)
-#define CVT_INT_3(x) __builtin_convertvector(x, int3)
-#define CVT_INT_4(x) __builtin_convertvector(x, int4)
-#define CVT_INT_8(x) __builtin_convertvector(x, int8)
-#define CVT_INT_16(x) __builtin_convertvector(x, int16)
-#define CVT_FLOAT(x, n) CVT_FLOAT_##n(x)
-#define CVT_FLOAT_(x) ((float)(x))
-#define CVT_FLOAT_2(x) __builtin_convertvector(x, float2)
-#define CVT_FLOAT_3(x) __builtin_convertvector(x, float3)
-#define CVT_FLOAT_4(x) __builtin_convertvector(x, float4)
-#define CVT_FLOAT_8(x) __builtin_convertvector(x, float8)
-#define CVT_FLOAT_16(x) __builtin_convertvector(x, float16)
 
 // Exponent and significand by their bits: zeros, infinities and NaNs are
 // special; subnormals are first scaled by 2^24 (exact).
@@ -386,12 +203,6 @@ SLEEF2(lanes_remainder, remainder, )
         r = x == 0.0f ? FP_ILOGB0 : r;                                                             \
         r = __builtin_elementwise_abs(x) == INFINITY ? INT_MAX : r;                                \
         return x != x ? FP_ILOGBNAN : r;                                                           \
-    }                                                                                              \
-    CONST float##n logb(float##n x)                                                                \
-    {                                                                                              \
-        float##n r = CVT_FLOAT(ilogb(x), n);                                                       \
-        r = x == 0.0f ? -INFINITY : r;                                                             \
-        return __builtin_elementwise_abs(x) == INFINITY || x != x ? x * x : r;                     \
     }                                                                                              \
     /* x 2^k with one rounding: the exponent field is set directly; a */                           \
     /* subnormal result is built 2^64 higher and scaled down by one multiply. */                   \
@@ -416,43 +227,17 @@ SLEEF2(lanes_remainder, remainder, )
     {                                                                                              \
         return x > 0x1p100f ? x * (log(x) - 1.0f) : lanes_lgamma(x);                               \
     }                                                                                              \
-    /* The sign of gamma(x): -1 between -2m-1 and -2m, that of a zero, 0 at the poles and NaN. */  \
-    CONST int##n lanes_lgamma_sign(float##n x)                                                     \
-    {                                                                                              \
-        float##n f = __builtin_elementwise_floor(x), h = f * 0.5f;                                 \
-        int##n s = x < 0.0f && h != __builtin_elementwise_floor(h) ? -1 : 1;                       \
-        s = x == 0.0f ? (as_int##n(x) < 0 ? -1 : 1) : s;                                           \
-        return (x == f && x < 0.0f) || x != x ? 0 : s;                                             \
-    }                                                                                              \
-    /* x - k y with k the nearest integer to x/y (ties to even), and the low seven bits of k */    \
-    /* with the sign of x/y. |x| is first reduced exactly modulo 128 |y|, which leaves those */    \
-    /* bits; long division by |y| 2^b (b = 6..0) gives them, each subtraction exact as the */      \
-    /* operands are within a factor of two; a last step rounds to nearest, ties to even. */        \
-    OVL float##n lanes_remquo(float##n x, float##n y, __private int##n *quo)                       \
-    {                                                                                              \
-        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
-        float##n r = fmod(ax, ay * 128.0f);                                                        \
-        int##n q = 0;                                                                              \
-        for (int b = 6; b >= 0; b--) {                                                             \
-            float##n d = ay * (float)(1 << b); /* inf when it overflows: then above r */           \
-            int##n ge = r >= d ? 1 : 0;                                                            \
-            r = ge != 0 ? r - d : r;                                                               \
-            q |= ge << b;                                                                          \
-        }                                                                                          \
-        float##n r2 = r * 2.0f; /* exact, or inf only when r > ay/2 */                             \
-        int##n up = r2 > ay || (r2 == ay && (q & 1) != 0) ? 1 : 0;                                 \
-        r = up != 0 ? r - ay : r;                                                                  \
-        q = (q + up) & 127;                                                                        \
-        int##n special = x != x || y != y || ax == INFINITY || y == 0.0f ? 1 : 0;                  \
-        *quo = special != 0 ? 0 : ((as_int##n(x) ^ as_int##n(y)) < 0 ? -q : q);                    \
-        r = as_float##n(as_int##n(r) ^ (as_int##n(x) & (int)0x80000000));                          \
-        return special != 0 ? (float##n)NAN : r;                                                   \
-    }                                                                                              \
     /* x^k = |x|^hi |x|^lo with hi and lo the top 8 and low 24 bits of |k| (each exact as a */     \
     /* float; |x|^hi = 1 exactly when |k| < 2^24), signed as k: both factors on the same side */   \
     /* of 1, so one overflows or underflows only when the result does. The sign: k's parity. */    \
+    /* Relaxed: exp2(k log2 |x|), signed as x for odd k. */                                        \
     CONST float##n pown(float##n x, int##n k)                                                      \
     {                                                                                              \
+        if (UNSAFE_MATH) {                                                                         \
+            float##n r = exp2(CVT_FLOAT(k, n) * log2(__builtin_elementwise_abs(x)));               \
+            r = (k & 1) != 0 ? __builtin_elementwise_copysign(r, x) : r;                           \
+            return k == 0 ? 1.0f : r;                                                              \
+        }                                                                                          \
         uint##n m = k < 0 ? 0u - as_uint##n(k) : as_uint##n(k);                                    \
         float##n hi = CVT_FLOAT(m & 0xff000000u, n), lo = CVT_FLOAT(m & 0xffffffu, n);             \
         hi = k < 0 ? -hi : hi;                                                                     \
@@ -464,55 +249,37 @@ SLEEF2(lanes_remainder, remainder, )
     }                                                                                              \
     /* |x| = z 2^(q k) with q = trunc(ilogb(x) / k) (a float division, exact to the integer), */   \
     /* so |log2 z| <= |k| and the rounding of 1/k costs pow(z, 1/k) under an ulp; then 2^q. */     \
+    /* Relaxed: exp2(log2 |x| / k), signed as x for odd k. */                                      \
     CONST float##n rootn(float##n x, int##n k)                                                     \
     {                                                                                              \
         float##n ax = __builtin_elementwise_abs(x);                                                \
+        int##n odd = (k & 1) != 0 ? 1 : 0;                                                         \
+        if (UNSAFE_MATH) {                                                                         \
+            float##n r = exp2(log2(ax) / CVT_FLOAT(k, n));                                         \
+            r = odd != 0 ? __builtin_elementwise_copysign(r, x) : r;                               \
+            return k == 0 || (x < 0.0f && odd == 0) ? (float##n)NAN : r;                           \
+        }                                                                                          \
         float##n kf = CVT_FLOAT(k == 0 ? 1 : k, n);                                                \
         int##n e = __builtin_elementwise_max(__builtin_elementwise_min(ilogb(ax), (int##n)128),    \
                                              (int##n) - 149);                                      \
         int##n q = CVT_INT(__builtin_elementwise_trunc(CVT_FLOAT(e, n) / kf), n);                  \
         float##n r = ldexp(pow(ldexp(ax, -q * k), 1.0f / kf), q);                                  \
-        int##n odd = (k & 1) != 0 ? 1 : 0;                                                         \
         float##n big = k > 0 ? INFINITY : 0.0f, small = k > 0 ? 0.0f : INFINITY;                   \
-        r = ax == 0.0f ? small : (ax == INFINITY ? big : r);                                       \
+        r = ax == 0.0f ? small : (!FINITE_MATH && ax == INFINITY ? big : r);                       \
         r = odd != 0 ? __builtin_elementwise_copysign(r, x) : r;                                   \
-        return k == 0 || x != x || (x < 0.0f && odd == 0) ? (float##n)NAN : r;                     \
-    }                                                                                              \
-    CONST float##n maxmag(float##n x, float##n y)                                                  \
-    {                                                                                              \
-        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
-        return ax > ay ? x : (ay > ax ? y : __builtin_elementwise_max(x, y));                      \
-    }                                                                                              \
-    CONST float##n minmag(float##n x, float##n y)                                                  \
-    {                                                                                              \
-        float##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
-        return ax < ay ? x : (ay < ax ? y : __builtin_elementwise_min(x, y));                      \
-    }                                                                                              \
-    CONST float##n fdim(float##n x, float##n y)                                                    \
-    {                                                                                              \
-        float##n r = x > y ? x - y : 0.0f;                                                         \
-        return x != x || y != y ? x + y : r;                                                       \
+        return k == 0 || (!FINITE_MATH && x != x) || (x < 0.0f && odd == 0) ? (float##n)NAN : r;   \
     }                                                                                              \
     CONST float##n nan(uint##n nancode)                                                            \
     {                                                                                              \
         return as_float##n(0x7fc00000u | (nancode & 0x3fffffu));                                   \
     }                                                                                              \
-    /* The pi functions: the SLEEF result times 1/pi (one more rounding). */                       \
-    CONST float##n acospi(float##n x)                                                              \
-    {                                                                                              \
-        return acos(x) * M_1_PI_F;                                                                 \
-    }                                                                                              \
-    CONST float##n asinpi(float##n x)                                                              \
-    {                                                                                              \
-        return asin(x) * M_1_PI_F;                                                                 \
-    }                                                                                              \
     CONST float##n atanpi(float##n x)                                                              \
     {                                                                                              \
-        return lanes_atan_u10(x) * M_1_PI_F;                                                       \
+        return (UNSAFE_MATH ? atan(x) : lanes_atan_u10(x)) * M_1_PI_F;                             \
     }                                                                                              \
     CONST float##n atan2pi(float##n y, float##n x)                                                 \
     {                                                                                              \
-        return lanes_atan2_u10(y, x) * M_1_PI_F;                                                   \
+        return (UNSAFE_MATH ? atan2(y, x) : lanes_atan2_u10(y, x)) * M_1_PI_F;                     \
     }                                                                                              \
     /* SLEEF's intermediate x^2 overflows from |x| = 2^64; from 2^32 on log(2|x|) is exact to */ \
     /* far below an ulp (the next term is 1/(4x^2)). */                                           \
@@ -533,12 +300,13 @@ SLEEF2(lanes_remainder, remainder, )
     CONST float##n cosh(float##n x)                                                                \
     {                                                                                              \
         float##n ax = __builtin_elementwise_abs(x), t = exp(ax * 0.5f);                            \
-        return ax > 88.0f ? t * 0.5f * t : lanes_cosh(x);                                          \
+        return !UNSAFE_MATH && ax > 88.0f ? t * 0.5f * t : lanes_cosh(x); /* relaxed: |x| <= 88 */ \
     }                                                                                              \
     CONST float##n sinh(float##n x)                                                                \
     {                                                                                              \
         float##n ax = __builtin_elementwise_abs(x), t = exp(ax * 0.5f);                            \
-        return ax > 88.0f ? __builtin_elementwise_copysign(t * 0.5f * t, x) : lanes_sinh(x);       \
+        return !UNSAFE_MATH && ax > 88.0f ? __builtin_elementwise_copysign(t * 0.5f * t, x)        \
+                                          : lanes_sinh(x);                                         \
     }                                                                                              \
     /* SLEEF loses accuracy where the result nears the subnormals: go two up. */                   \
     CONST float##n tgamma(float##n x)                                                              \
@@ -551,29 +319,5 @@ SLEEF2(lanes_remainder, remainder, )
         float##n ay = __builtin_elementwise_abs(y);                                                \
         return lanes_remainder(ay < 0x1p126f ? fmod(x, 2.0f * ay) : x, y);                         \
     }                                                                                              \
-    /* x reduced to [-1, 1] exactly first (SLEEF errs from 2^22 up); zero results get the */     \
-    /* signs of 6.15.2.4: sinpi(n) = copysign(0, n), cospi(n + 1/2) = +0. */                      \
-    CONST float##n sinpi(float##n x)                                                               \
-    {                                                                                              \
-        float##n r = lanes_sinpi(x - 2.0f * __builtin_elementwise_roundeven(x * 0.5f));            \
-        return r == 0.0f ? __builtin_elementwise_copysign((float##n)0.0f, x) : r;                  \
-    }                                                                                              \
-    CONST float##n cospi(float##n x)                                                               \
-    {                                                                                              \
-        float##n r = lanes_cospi(x - 2.0f * __builtin_elementwise_roundeven(x * 0.5f));            \
-        return r == 0.0f ? 0.0f : r;                                                               \
-    }                                                                                              \
-    /* tanpi from sinpi and cospi: their signs give the special values of 6.15.2.4. */             \
-    CONST float##n tanpi(float##n x)                                                               \
-    {                                                                                              \
-        return sinpi(x) / cospi(x);                                                                \
-    }                                                                                              \
-    LDEXP_SCALAR_##k(n) FOR_POINTER_SPACES(POINTER_FUNCTIONS, n)
-// ldexp(floatn, int) for vectors.
-#define LDEXP_SCALAR_SCAL(n)
-#define LDEXP_SCALAR_VEC(n)                                                                        \
-    CONST float##n ldexp(float##n x, int k)                                                        \
-    {                                                                                              \
-        return ldexp(x, (int##n)k);                                                                \
-    }
+    SHARED_MORE(n, k)
 FOR_WIDTHS(MORE, )

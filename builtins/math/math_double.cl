@@ -8,108 +8,25 @@
 // double bounds are 4 ulp or more except for the exact and correctly rounded
 // functions (checked by kernels-tests/math). There are no half_ or native_
 // functions for double.
-#include "lanes_builtins.h"
-
-#if LANES_ISA >= 3
-#define ISA1 purecfma
-#define ISA2 avx2128
-#else
-#define ISA1 purec
-#define ISA2 sse2
-#endif
-#define SLEEF(fn, w, u, isa) PASTE(Sleef_##fn##d##w##_##u, isa)
-
-#define DECLARE1(fn, u)                                                                            \
-    double SLEEF(fn, 1, u, ISA1)(double) __attribute__((const));                                   \
-    double2 SLEEF(fn, 2, u, ISA2)(double2) __attribute__((const));                                 \
-    DECLARE1_4(fn, u) DECLARE1_8(fn, u)
-#define DECLARE2(fn, u)                                                                            \
-    double SLEEF(fn, 1, u, ISA1)(double, double) __attribute__((const));                           \
-    double2 SLEEF(fn, 2, u, ISA2)(double2, double2) __attribute__((const));                        \
-    DECLARE2_4(fn, u) DECLARE2_8(fn, u)
-#if LANES_ISA >= 3
-#define DECLARE1_4(fn, u) double4 SLEEF(fn, 4, u, avx2)(double4) __attribute__((const));
-#define DECLARE2_4(fn, u) double4 SLEEF(fn, 4, u, avx2)(double4, double4) __attribute__((const));
-#define CALL4(fn, u, ...) SLEEF(fn, 4, u, avx2)(__VA_ARGS__)
-#else
-#define DECLARE1_4(fn, u)
-#define DECLARE2_4(fn, u)
-#define CALL4(fn, u, ...) (double4)(CALL2(fn, u, LO(__VA_ARGS__)), CALL2(fn, u, HI(__VA_ARGS__)))
-#endif
-#if LANES_ISA >= 4
-#define DECLARE1_8(fn, u) double8 SLEEF(fn, 8, u, avx512f)(double8) __attribute__((const));
-#define DECLARE2_8(fn, u) double8 SLEEF(fn, 8, u, avx512f)(double8, double8) __attribute__((const));
-#define CALL8(fn, u, ...) SLEEF(fn, 8, u, avx512f)(__VA_ARGS__)
-#else
-#define DECLARE1_8(fn, u)
-#define DECLARE2_8(fn, u)
-#define CALL8(fn, u, ...) (double8)(CALL4(fn, u, LO(__VA_ARGS__)), CALL4(fn, u, HI(__VA_ARGS__)))
-#endif
-#define CALL1(fn, u, ...) SLEEF(fn, 1, u, ISA1)(__VA_ARGS__)
-#define CALL2(fn, u, ...) SLEEF(fn, 2, u, ISA2)(__VA_ARGS__)
-#define CALL16(fn, u, ...) (double16)(CALL8(fn, u, LO(__VA_ARGS__)), CALL8(fn, u, HI(__VA_ARGS__)))
-// Halves of each argument (one or two), for splitting a wide call.
-#define LO(...) LO_N(__VA_ARGS__, LO2, LO1)(__VA_ARGS__)
-#define HI(...) LO_N(__VA_ARGS__, HI2, HI1)(__VA_ARGS__)
-#define LO_N(a, b, m, ...) m
-#define LO1(x) (x).lo
-#define LO2(x, y) (x).lo, (y).lo
-#define HI1(x) (x).hi
-#define HI2(x, y) (x).hi, (y).hi
-
-// name(doublen) -> SLEEF's fn with accuracy u, for every width.
-#define SLEEF1(name, fn, u)                                                                        \
-    DECLARE1(fn, u)                                                                                \
-    CONST double name(double x)                                                                    \
-    {                                                                                              \
-        return CALL1(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double2 name(double2 x)                                                                  \
-    {                                                                                              \
-        return CALL2(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double3 name(double3 x)                                                                  \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyzz).xyz;                                                           \
-    }                                                                                              \
-    CONST double4 name(double4 x)                                                                  \
-    {                                                                                              \
-        return CALL4(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double8 name(double8 x)                                                                  \
-    {                                                                                              \
-        return CALL8(fn, u, x);                                                                    \
-    }                                                                                              \
-    CONST double16 name(double16 x)                                                                \
-    {                                                                                              \
-        return CALL16(fn, u, x);                                                                   \
-    }
-#define SLEEF2(name, fn, u)                                                                        \
-    DECLARE2(fn, u)                                                                                \
-    CONST double name(double x, double y)                                                          \
-    {                                                                                              \
-        return CALL1(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double2 name(double2 x, double2 y)                                                       \
-    {                                                                                              \
-        return CALL2(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double3 name(double3 x, double3 y)                                                       \
-    {                                                                                              \
-        return CALL4(fn, u, x.xyzz, y.xyzz).xyz;                                                   \
-    }                                                                                              \
-    CONST double4 name(double4 x, double4 y)                                                       \
-    {                                                                                              \
-        return CALL4(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double8 name(double8 x, double8 y)                                                       \
-    {                                                                                              \
-        return CALL8(fn, u, x, y);                                                                 \
-    }                                                                                              \
-    CONST double16 name(double16 x, double16 y)                                                    \
-    {                                                                                              \
-        return CALL16(fn, u, x, y);                                                                \
-    }
+#define MATH_T double
+#define MATH_C d
+#define MATH_S 2
+#define MATH_M 4
+#define MATH_L 8
+/* OpenCL's widths at SLEEF's: 3 padded to 4, 16 split in two 8s. */
+#define AT_ CALL1
+#define AT_2 CALLS
+#define AT_3(fn, u, ...) CALLM(fn, u, SWZ(xyzz, __VA_ARGS__)).xyz
+#define AT_4 CALLM
+#define AT_8 CALLL
+#define AT_16(fn, u, ...) (double16)(CALLL(fn, u, LO(__VA_ARGS__)), CALLL(fn, u, HI(__VA_ARGS__)))
+#define MATH_I long
+#define LIT(c) c
+#define MATH_1_PI M_1_PI
+#define MATH_BELOW_ONE 0x1.fffffffffffffp-1
+#define MATH_SIGN ((long)0x8000000000000000ul)
+#include "lanes_math.h"
+#include "math_shared.h"
 
 // OpenCL's double bounds (ulp): sin, cos, tan, exp, exp2, exp10, log, log2,
 // log10, acos, asin, atan, acosh, asinh, cosh, sinh, hypot, cospi, sinpi 4;
@@ -149,83 +66,9 @@ SLEEF2(nextafter, nextafter, )
 SLEEF2(lanes_remainder, remainder, )
 SLEEF2(lanes_fmod, fmod, )
 
-// int results of double vectors (whose comparisons give long masks).
-#define CVT_INT(x, n) CVT_INT_##n(x)
-#define CVT_INT_(x) ((int)(x))
-#define CVT_INT_2(x) __builtin_convertvector(x, int2)
-#define CVT_INT_3(x) __builtin_convertvector(x, int3)
-#define CVT_INT_4(x) __builtin_convertvector(x, int4)
-#define CVT_INT_8(x) __builtin_convertvector(x, int8)
-#define CVT_INT_16(x) __builtin_convertvector(x, int16)
-#define CVT_LONG(x, n) CVT_LONG_##n(x)
-#define CVT_LONG_(x) ((long)(x))
-#define CVT_LONG_2(x) __builtin_convertvector(x, long2)
-#define CVT_LONG_3(x) __builtin_convertvector(x, long3)
-#define CVT_LONG_4(x) __builtin_convertvector(x, long4)
-#define CVT_LONG_8(x) __builtin_convertvector(x, long8)
-#define CVT_LONG_16(x) __builtin_convertvector(x, long16)
-#define CVT_DOUBLE(x, n) CVT_DOUBLE_##n(x)
-#define CVT_DOUBLE_(x) ((double)(x))
-#define CVT_DOUBLE_2(x) __builtin_convertvector(x, double2)
-#define CVT_DOUBLE_3(x) __builtin_convertvector(x, double3)
-#define CVT_DOUBLE_4(x) __builtin_convertvector(x, double4)
-#define CVT_DOUBLE_8(x) __builtin_convertvector(x, double8)
-#define CVT_DOUBLE_16(x) __builtin_convertvector(x, double16)
-
-// Exact, or one correctly rounded operation: Clang's elementwise built-ins.
+// The exact functions (math_shared.h), pow, powr and fmod.
 #define EXACT(n, k, unused)                                                                        \
-    CONST double##n fabs(double##n x)                                                              \
-    {                                                                                              \
-        return __builtin_elementwise_abs(x);                                                       \
-    }                                                                                              \
-    CONST double##n floor(double##n x)                                                             \
-    {                                                                                              \
-        return __builtin_elementwise_floor(x);                                                     \
-    }                                                                                              \
-    CONST double##n ceil(double##n x)                                                              \
-    {                                                                                              \
-        return __builtin_elementwise_ceil(x);                                                      \
-    }                                                                                              \
-    CONST double##n trunc(double##n x)                                                             \
-    {                                                                                              \
-        return __builtin_elementwise_trunc(x);                                                     \
-    }                                                                                              \
-    CONST double##n round(double##n x)                                                             \
-    {                                                                                              \
-        return __builtin_elementwise_round(x);                                                     \
-    }                                                                                              \
-    CONST double##n rint(double##n x)                                                              \
-    {                                                                                              \
-        return __builtin_elementwise_roundeven(x);                                                 \
-    }                                                                                              \
-    CONST double##n sqrt(double##n x)                                                              \
-    {                                                                                              \
-        return __builtin_elementwise_sqrt(x);                                                      \
-    }                                                                                              \
-    CONST double##n rsqrt(double##n x)                                                             \
-    {                                                                                              \
-        return 1.0 / __builtin_elementwise_sqrt(x);                                                \
-    }                                                                                              \
-    CONST double##n fmin(double##n x, double##n y)                                                 \
-    {                                                                                              \
-        return __builtin_elementwise_min(x, y);                                                    \
-    }                                                                                              \
-    CONST double##n fmax(double##n x, double##n y)                                                 \
-    {                                                                                              \
-        return __builtin_elementwise_max(x, y);                                                    \
-    }                                                                                              \
-    CONST double##n fma(double##n x, double##n y, double##n z)                                     \
-    {                                                                                              \
-        return __builtin_elementwise_fma(x, y, z);                                                 \
-    }                                                                                              \
-    CONST double##n mad(double##n x, double##n y, double##n z)                                     \
-    {                                                                                              \
-        return x * y + z; /* any precision: the optimizer may contract */                          \
-    }                                                                                              \
-    CONST double##n copysign(double##n x, double##n y)                                             \
-    {                                                                                              \
-        return __builtin_elementwise_copysign(x, y);                                               \
-    }                                                                                              \
+    SHARED_EXACT(n, k)                                                                             \
     /* SLEEF's pow overflows a little early, at results near the largest double: there */          \
     /* (|x| s)^y (1/s)^y with s = 1/2 for y > 0 and 2 for y < 0 (exact scalings that keep the */   \
     /* first factor from overflowing), (1/s)^y as (1/s)^(y/2) squared when it overflows itself */  \
@@ -242,12 +85,14 @@ SLEEF2(lanes_fmod, fmod, )
                     __builtin_elementwise_abs(h) < INFINITY                                        \
                 ? __builtin_elementwise_copysign(h, r)                                             \
                 : r;                                                                               \
-        return x == 1.0 ? 1.0 : r;                                                                 \
+        return !FINITE_MATH && x == 1.0 ? 1.0 : r;                                                 \
     }                                                                                              \
     /* powr: pow for x >= 0 (-0 as +0), with its own special cases (6.15.2.4), NaN for NaNs. */    \
     CONST double##n powr(double##n x, double##n y)                                                 \
     {                                                                                              \
         double##n r = pow(__builtin_elementwise_abs(x), y), nan = (double##n)NAN;                  \
+        if (FINITE_MATH) /* only NaN results are left to tell */                                   \
+            return r;                                                                              \
         r = x < 0.0 ? nan : r;                                                                     \
         r = (x == 0.0 && y == 0.0) || (x == INFINITY && y == 0.0) || x != x || y != y ? nan : r;   \
         return x == 1.0 && __builtin_elementwise_abs(y) == INFINITY ? nan : r;                     \
@@ -267,70 +112,9 @@ SLEEF2(lanes_fmod, fmod, )
                                                                             : r;                   \
         }                                                                                          \
         return lanes_fmod(r, y);                                                                   \
-    }                                                                                              \
-    DOUBLE_SCALAR_ARGS_##k(n)
-// fmin and fmax (gentype, double) for vectors.
-#define DOUBLE_SCALAR_ARGS_SCAL(n)
-#define DOUBLE_SCALAR_ARGS_VEC(n)                                                                  \
-    CONST double##n fmin(double##n x, double y)                                                    \
-    {                                                                                              \
-        return __builtin_elementwise_min(x, (double##n)y);                                         \
-    }                                                                                              \
-    CONST double##n fmax(double##n x, double y)                                                    \
-    {                                                                                              \
-        return __builtin_elementwise_max(x, (double##n)y);                                         \
     }
 FOR_WIDTHS(EXACT, )
 
-// The address spaces of an output pointer argument: named, then generic.
-#define FOR_POINTER_SPACES(M, ...)                                                                 \
-    M(__global, __VA_ARGS__) M(__local, __VA_ARGS__) M(__private, __VA_ARGS__) M(, __VA_ARGS__)
-
-// Functions with an output pointer, for address space AS and width n.
-#define POINTER_FUNCTIONS(AS, n)                                                                   \
-    OVL double##n sincos(double##n x, AS double##n *cosval)                                        \
-    {                                                                                              \
-        *cosval = cos(x);                                                                          \
-        return sin(x);                                                                             \
-    }                                                                                              \
-    OVL double##n fract(double##n x, AS double##n *iptr)                                           \
-    {                                                                                              \
-        double##n f = __builtin_elementwise_floor(x);                                              \
-        *iptr = f;                                                                                 \
-        double##n r = __builtin_elementwise_min(x - f, (double##n)0x1.fffffffffffffp-1);           \
-        r = __builtin_elementwise_abs(x) == INFINITY                                               \
-                ? __builtin_elementwise_copysign((double##n)0.0, x)                                \
-                : r;                                                                               \
-        return x != x || x == 0.0 ? x : r;                                                         \
-    }                                                                                              \
-    OVL double##n modf(double##n x, AS double##n *iptr)                                            \
-    {                                                                                              \
-        double##n t = __builtin_elementwise_trunc(x);                                              \
-        *iptr = t;                                                                                 \
-        double##n r = __builtin_elementwise_abs(x) == INFINITY ? (double##n)0.0 : x - t;           \
-        return __builtin_elementwise_copysign(r, x);                                               \
-    }                                                                                              \
-    OVL double##n frexp(double##n x, AS int##n *exp)                                               \
-    {                                                                                              \
-        long##n e;                                                                                 \
-        double##n r = lanes_frexp(x, &e);                                                          \
-        *exp = CVT_INT(e, n);                                                                      \
-        return r;                                                                                  \
-    }                                                                                              \
-    OVL double##n lgamma_r(double##n x, AS int##n *signp)                                          \
-    {                                                                                              \
-        *signp = CVT_INT(lanes_lgamma_sign(x), n);                                                 \
-        return lgamma(x);                                                                          \
-    }                                                                                              \
-    OVL double##n remquo(double##n x, double##n y, AS int##n *quo)                                 \
-    {                                                                                              \
-        long##n q;                                                                                 \
-        double##n r = lanes_remquo(x, y, &q);                                                      \
-        *quo = CVT_INT(q, n);                                                                      \
-        return r;                                                                                  \
-    }
-
-#define SIGN_BIT ((long)0x8000000000000000ul)
 // Exponent and significand by their bits: zeros, infinities and NaNs are
 // special; subnormals are first scaled by 2^54 (exact).
 #define MORE(n, k, unused)                                                                         \
@@ -355,12 +139,6 @@ FOR_WIDTHS(EXACT, )
         r = __builtin_elementwise_abs(x) == INFINITY ? (long)INT_MAX : r;                          \
         return CVT_INT(x != x ? (long)FP_ILOGBNAN : r, n);                                         \
     }                                                                                              \
-    CONST double##n logb(double##n x)                                                              \
-    {                                                                                              \
-        double##n r = CVT_DOUBLE(ilogb(x), n);                                                     \
-        r = x == 0.0 ? -INFINITY : r;                                                              \
-        return __builtin_elementwise_abs(x) == INFINITY || x != x ? x * x : r;                     \
-    }                                                                                              \
     /* x 2^k with one rounding: the exponent field is set directly; a */                           \
     /* subnormal result is built 2^64 higher and scaled down by one multiply. */                   \
     CONST double##n ldexp(double##n x, int##n k)                                                   \
@@ -371,7 +149,7 @@ FOR_WIDTHS(EXACT, )
         double##n xs = e0 == 0 ? x * 0x1p54 : x;                                                   \
         long##n b = as_long##n(xs);                                                                \
         long##n e = ((b >> 52) & 0x7ff) + kk - (e0 == 0 ? 54l : 0l);                               \
-        long##n sign = b & SIGN_BIT, m = b & (long)0x800ffffffffffffful;                           \
+        long##n sign = b & MATH_SIGN, m = b & (long)0x800ffffffffffffful;                           \
         double##n r = as_double##n(m | (__builtin_elementwise_max(e, (long##n)1) << 52));          \
         r = e >= 0x7ff ? as_double##n(sign | 0x7ff0000000000000l) : r;                             \
         double##n low =                                                                            \
@@ -383,36 +161,6 @@ FOR_WIDTHS(EXACT, )
     CONST double##n lgamma(double##n x)                                                            \
     {                                                                                              \
         return x > 0x1p900 ? x * (log(x) - 1.0) : lanes_lgamma(x);                                 \
-    }                                                                                              \
-    /* The sign of gamma(x): -1 between -2m-1 and -2m, that of a zero, 0 at the poles and NaN. */  \
-    CONST long##n lanes_lgamma_sign(double##n x)                                                   \
-    {                                                                                              \
-        double##n f = __builtin_elementwise_floor(x), h = f * 0.5;                                 \
-        long##n s = x < 0.0 && h != __builtin_elementwise_floor(h) ? -1l : 1l;                     \
-        s = x == 0.0 ? (as_long##n(x) < 0 ? -1l : 1l) : s;                                         \
-        return (x == f && x < 0.0) || x != x ? 0l : s;                                             \
-    }                                                                                              \
-    /* x - k y with k the nearest integer to x/y (ties to even) and the low seven bits of k, */    \
-    /* as for float (builtins/math/math.cl): exact reduction modulo 128 |y|, long division. */     \
-    OVL double##n lanes_remquo(double##n x, double##n y, __private long##n *quo)                   \
-    {                                                                                              \
-        double##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);            \
-        double##n r = fmod(ax, ay * 128.0);                                                        \
-        long##n q = 0;                                                                             \
-        for (int b = 6; b >= 0; b--) {                                                             \
-            double##n d = ay * (double)(1 << b); /* inf when it overflows: then above r */         \
-            long##n ge = r >= d ? 1l : 0l;                                                         \
-            r = ge != 0 ? r - d : r;                                                               \
-            q |= ge << b;                                                                          \
-        }                                                                                          \
-        double##n r2 = r * 2.0; /* exact, or inf only when r > ay/2 */                             \
-        long##n up = r2 > ay || (r2 == ay && (q & 1) != 0) ? 1l : 0l;                              \
-        r = up != 0 ? r - ay : r;                                                                  \
-        q = (q + up) & 127;                                                                        \
-        long##n special = x != x || y != y || ax == INFINITY || y == 0.0 ? 1l : 0l;                \
-        *quo = special != 0 ? 0l : ((as_long##n(x) ^ as_long##n(y)) < 0 ? -q : q);                 \
-        r = as_double##n(as_long##n(r) ^ (as_long##n(x) & SIGN_BIT));                              \
-        return special != 0 ? (double##n)NAN : r;                                                  \
     }                                                                                              \
     /* Every int is exact as a double: pow with the sign of x for odd k. */                        \
     CONST double##n pown(double##n x, int##n k)                                                    \
@@ -439,33 +187,9 @@ FOR_WIDTHS(EXACT, )
         r = odd != 0 ? __builtin_elementwise_copysign(r, x) : r;                                   \
         return kl == 0 || x != x || (x < 0.0 && odd == 0) ? (double##n)NAN : r;                    \
     }                                                                                              \
-    CONST double##n maxmag(double##n x, double##n y)                                               \
-    {                                                                                              \
-        double##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);            \
-        return ax > ay ? x : (ay > ax ? y : __builtin_elementwise_max(x, y));                      \
-    }                                                                                              \
-    CONST double##n minmag(double##n x, double##n y)                                               \
-    {                                                                                              \
-        double##n ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);            \
-        return ax < ay ? x : (ay < ax ? y : __builtin_elementwise_min(x, y));                      \
-    }                                                                                              \
-    CONST double##n fdim(double##n x, double##n y)                                                 \
-    {                                                                                              \
-        double##n r = x > y ? x - y : 0.0;                                                         \
-        return x != x || y != y ? x + y : r;                                                       \
-    }                                                                                              \
     CONST double##n nan(ulong##n nancode)                                                          \
     {                                                                                              \
         return as_double##n(0x7ff8000000000000ul | (nancode & 0x7fffffffffffful));                 \
-    }                                                                                              \
-    /* The pi functions: the SLEEF result times 1/pi (one more rounding). */                       \
-    CONST double##n acospi(double##n x)                                                            \
-    {                                                                                              \
-        return acos(x) * M_1_PI;                                                                   \
-    }                                                                                              \
-    CONST double##n asinpi(double##n x)                                                            \
-    {                                                                                              \
-        return asin(x) * M_1_PI;                                                                   \
     }                                                                                              \
     CONST double##n atanpi(double##n x)                                                            \
     {                                                                                              \
@@ -516,28 +240,5 @@ FOR_WIDTHS(EXACT, )
         double##n ay = __builtin_elementwise_abs(y);                                               \
         return lanes_remainder(ay < 0x1p1022 ? fmod(x, 2.0 * ay) : x, y);                          \
     }                                                                                              \
-    /* x reduced to [-1, 1] exactly first; zero results get the signs of 6.15.2.4: */              \
-    /* sinpi(n) = copysign(0, n), cospi(n + 1/2) = +0. */                                          \
-    CONST double##n sinpi(double##n x)                                                             \
-    {                                                                                              \
-        double##n r = lanes_sinpi(x - 2.0 * __builtin_elementwise_roundeven(x * 0.5));             \
-        return r == 0.0 ? __builtin_elementwise_copysign((double##n)0.0, x) : r;                   \
-    }                                                                                              \
-    CONST double##n cospi(double##n x)                                                             \
-    {                                                                                              \
-        double##n r = lanes_cospi(x - 2.0 * __builtin_elementwise_roundeven(x * 0.5));             \
-        return r == 0.0 ? 0.0 : r;                                                                 \
-    }                                                                                              \
-    CONST double##n tanpi(double##n x)                                                             \
-    {                                                                                              \
-        return sinpi(x) / cospi(x);                                                                \
-    }                                                                                              \
-    LDEXP_SCALAR_##k(n) FOR_POINTER_SPACES(POINTER_FUNCTIONS, n)
-// ldexp(doublen, int) for vectors.
-#define LDEXP_SCALAR_SCAL(n)
-#define LDEXP_SCALAR_VEC(n)                                                                        \
-    CONST double##n ldexp(double##n x, int k)                                                      \
-    {                                                                                              \
-        return ldexp(x, (int##n)k);                                                                \
-    }
+    SHARED_MORE(n, k)
 FOR_WIDTHS(MORE, )
