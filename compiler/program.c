@@ -520,8 +520,61 @@ static void link_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
     LLVMDisposeMessage(msg);
 }
 
+static void set_attribute(LLVMContextRef ctx, LLVMValueRef f, const char *key, const char *value)
+{
+    LLVMAddAttributeAtIndex(
+        f, LLVMAttributeFunctionIndex,
+        LLVMCreateStringAttribute(ctx, key, (unsigned)strlen(key), value, (unsigned)strlen(value)));
+}
+
+/* Marks a function of a library made without -enable-link-options. */
+static const char fixed_key[] = "lanes-no-link-options";
+
+/*
+ * The math options of a link (OpenCL 3.0 5.8.5.2: -cl-denorms-are-zero,
+ * -cl-no-signed-zeros, -cl-unsafe-math-optimizations, -cl-finite-math-only,
+ * -cl-fast-relaxed-math) on every function an executable's link defines, as
+ * the attributes Clang gives a function compiled with them: the code
+ * generator reads them, and so does the built-in library's link
+ * (compiler/builtins.c), which picks its math variants from the kernel's.
+ * Options only add freedoms: a function compiled with one keeps it. The
+ * functions of a library linked without -enable-link-options are marked
+ * when it is made, and later links leave them as compiled.
+ */
+static void apply_link_math_options(LLVMModuleRef m, bool executable, const struct lanes_options *o)
+{
+    if (!o)
+        return;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        if (!executable) {
+            if (!o->enable_link_options)
+                set_attribute(ctx, f, fixed_key, "");
+            continue;
+        }
+        if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, fixed_key,
+                                          sizeof fixed_key - 1))
+            continue;
+        if (o->unsafe_math) {
+            set_attribute(ctx, f, "unsafe-fp-math", "true");
+            set_attribute(ctx, f, "approx-func-fp-math", "true");
+        }
+        if (o->unsafe_math || o->no_signed_zeros)
+            set_attribute(ctx, f, "no-signed-zeros-fp-math", "true");
+        if (o->finite_math_only) {
+            set_attribute(ctx, f, "no-nans-fp-math", "true");
+            set_attribute(ctx, f, "no-infs-fp-math", "true");
+        }
+        if (o->denorms_are_zero)
+            set_attribute(ctx, f, "denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    }
+}
+
 struct lanes_program_module *lanes_program_link(const struct lanes_program_module *const *inputs,
-                                                size_t n, bool executable, char **log)
+                                                size_t n, bool executable,
+                                                const struct lanes_options *options, char **log)
 {
     *log = strdup("");
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
@@ -541,8 +594,10 @@ struct lanes_program_module *lanes_program_link(const struct lanes_program_modul
             rc = -1;
         LLVMDisposeMemoryBuffer(buf);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        apply_link_math_options(dest, executable, options);
         rc = finish_module(dest, pm, executable, log);
+    }
     if (dest)
         LLVMDisposeModule(dest);
     LLVMContextDispose(ctx);

@@ -99,11 +99,14 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
 
 /*
  * Links compiled objects and libraries into one module (an executable unless
- * `executable` is false, for -create-library). NULL with the linker's
- * messages in *log (malloc'd) on failure.
+ * `executable` is false, for -create-library), applying the math options of
+ * `options` (may be NULL) to every function an executable defines, except
+ * those of a library made without -enable-link-options. NULL with the
+ * linker's messages in *log (malloc'd) on failure.
  */
 struct lanes_program_module *lanes_program_link(const struct lanes_program_module *const *inputs,
-                                                size_t n, bool executable, char **log);
+                                                size_t n, bool executable,
+                                                const struct lanes_options *options, char **log);
 
 /* A module from bitcode of a previous build (kernel metadata read back); NULL if unreadable. */
 struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitcode, size_t size);

@@ -238,7 +238,7 @@ static cl_int run_build(struct build_job *job)
     } else if (job->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* A compiled object or library from a binary becomes an executable of its own. */
         const struct lanes_program_module *in = job->binary;
-        module = lanes_program_link(&in, 1, true, &log);
+        module = lanes_program_link(&in, 1, true, &job->opts, &log);
         err = module ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
     }
     /* Every executable starts with fresh variables, initialized once here. */
@@ -428,6 +428,7 @@ struct link_job {
     struct lanes_task task; /* first: the pool hands back this pointer */
     cl_program program;     /* the result; retained while the job is pending */
     bool create_library;
+    struct lanes_options math; /* the link's math options only (nothing to free) */
     void(CL_CALLBACK *pfn_notify)(cl_program, void *);
     void *user_data;
     bool own_inputs; /* the inputs are copies, freed with the job */
@@ -449,7 +450,7 @@ static bool run_link(struct link_job *job)
     cl_program p = job->program;
     char *log = NULL;
     struct lanes_program_module *m =
-        lanes_program_link(job->inputs, job->num_inputs, !job->create_library, &log);
+        lanes_program_link(job->inputs, job->num_inputs, !job->create_library, &job->math, &log);
     struct lanes_globals *globals = NULL;
     char *error = NULL;
     if (m && !job->create_library && lanes_globals_create(m, &globals, &error) != 0) {
@@ -542,6 +543,11 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
                        "unknown option, or -enable-link-options without -create-library");
     }
     job->create_library = opts.create_library;
+    job->math.unsafe_math = opts.unsafe_math;
+    job->math.finite_math_only = opts.finite_math_only;
+    job->math.no_signed_zeros = opts.no_signed_zeros;
+    job->math.denorms_are_zero = opts.denorms_are_zero;
+    job->math.enable_link_options = opts.enable_link_options;
     lanes_options_free(&opts);
     cl_program p = job->program = program_new(context);
     if (!p) {

@@ -223,6 +223,91 @@ static void undefined_function(void **state)
     clReleaseProgram(p);
 }
 
+static const char *math_src = "kernel void k(global const float *x, global float *o) {\n"
+                              "    size_t i = get_global_id(0);\n"
+                              "    o[2 * i] = sin(x[i]);\n"
+                              "    o[2 * i + 1] = pow(x[i] + 4.0f, 1.7f);\n"
+                              "}\n";
+enum { MATH_N = 4096 };
+
+/* Runs math_src's kernel of `p` over x[MATH_N] into o[2 * MATH_N]. */
+static void run_math(cl_program p, const float *x, float *o)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem in = buffer(MATH_N * sizeof *x, (void *)x), out = buffer(2 * MATH_N * sizeof *o, NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof in, &in), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+    size_t global = MATH_N;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(
+        clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 2 * MATH_N * sizeof *o, o, 0, NULL, NULL),
+        CL_SUCCESS);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+/*
+ * Links math_src, compiled without options, with link options `options`;
+ * through a library made with `library_options` unless that is NULL.
+ */
+static cl_program link_math(const char *library_options, const char *options)
+{
+    cl_program obj = source_program(math_src);
+    assert_int_equal(clCompileProgram(obj, 0, NULL, "", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    cl_int err;
+    if (library_options) {
+        cl_program lib = clLinkProgram(ctx, 0, NULL, library_options, 1, &obj, NULL, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        clReleaseProgram(obj);
+        obj = lib;
+    }
+    cl_program exe = clLinkProgram(ctx, 0, NULL, options, 1, &obj, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clReleaseProgram(obj);
+    return exe;
+}
+
+/*
+ * -cl-fast-relaxed-math given to clLinkProgram reaches the built-in library as
+ * if the source had been compiled with it: sin and pow give the relaxed
+ * variants' results (which differ from the precise ones on some of these
+ * inputs); a link without it gives the precise ones, and so does a library
+ * made without -enable-link-options.
+ */
+static void link_math_options(void **state)
+{
+    (void)state;
+    static float x[MATH_N], precise[2 * MATH_N], relaxed[2 * MATH_N], linked[2 * MATH_N];
+    for (int i = 0; i < MATH_N; i++)
+        x[i] = -3.0f + 6.0f * (float)i / MATH_N;
+    cl_program p = source_program(math_src), q = source_program(math_src);
+    assert_int_equal(clBuildProgram(p, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clBuildProgram(q, 0, NULL, "-cl-fast-relaxed-math", NULL, NULL), CL_SUCCESS);
+    run_math(p, x, precise);
+    run_math(q, x, relaxed);
+    assert_true(memcmp(precise, relaxed, sizeof precise) != 0);
+    /* Through a library, only one made with -enable-link-options takes them. */
+    const struct {
+        const char *library, *link;
+        const float *want;
+    } links[] = {{NULL, "-cl-fast-relaxed-math", relaxed},
+                 {NULL, NULL, precise},
+                 {"-create-library -enable-link-options", "-cl-fast-relaxed-math", relaxed},
+                 {"-create-library", "-cl-fast-relaxed-math", precise}};
+    for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+        cl_program exe = link_math(links[i].library, links[i].link);
+        run_math(exe, x, linked);
+        assert_memory_equal(linked, links[i].want, sizeof linked);
+        clReleaseProgram(exe);
+    }
+    clReleaseProgram(p);
+    clReleaseProgram(q);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -275,8 +360,8 @@ static void errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(compile_and_link), cmocka_unit_test(asynchronous_compile),
+        cmocka_unit_test(compile_and_link),  cmocka_unit_test(asynchronous_compile),
         cmocka_unit_test(asynchronous_link), cmocka_unit_test(undefined_function),
-        cmocka_unit_test(errors)};
+        cmocka_unit_test(link_math_options), cmocka_unit_test(errors)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
