@@ -130,6 +130,14 @@ static LLVMValueRef lower(struct lowering *l, enum query q, LLVMValueRef call)
     return NULL;
 }
 
+static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
+{
+    for (size_t k = 0; k < sizeof functions / sizeof *functions; k++)
+        if (strcmp(callee, functions[k].name) == 0)
+            return lower(ctx, functions[k].q, call);
+    return NULL;
+}
+
 /* The handle llvm.coro.begin returns in coroutine `sg` (in its entry block). */
 static LLVMValueRef coroutine_handle(LLVMValueRef sg)
 {
@@ -154,24 +162,7 @@ void lanes_lower_generic(LLVMValueRef sg, bool coroutine)
     l.wg = LLVMGetParam(sg, LLVMCountParams(sg) - 4);
     l.frame = coroutine ? coroutine_handle(sg) : NULL;
 
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-            next = LLVMGetNextInstruction(i);
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            if (!callee || !LLVMIsAFunction(callee))
-                continue;
-            size_t len;
-            const char *name = LLVMGetValueName2(callee, &len);
-            for (size_t k = 0; k < sizeof functions / sizeof *functions; k++) {
-                if (strcmp(name, functions[k].name) != 0)
-                    continue;
-                LLVMPositionBuilderBefore(l.b, i);
-                LLVMReplaceAllUsesWith(i, lower(&l, functions[k].q, i));
-                LLVMInstructionEraseFromParent(i);
-                break;
-            }
-        }
-    }
+    lanes_replace_calls(sg, l.b, lower_call, &l);
     LLVMDisposeBuilder(l.b);
 }
 

@@ -36,6 +36,25 @@ static void remove_fn_attr(LLVMValueRef f, const char *name)
                                    LLVMGetEnumAttributeKindForName(name, strlen(name)));
 }
 
+void lanes_replace_calls(LLVMValueRef f, LLVMBuilderRef b, lanes_call_lowering lower, void *ctx)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            if (!callee || !LLVMIsAFunction(callee))
+                continue;
+            size_t len;
+            LLVMPositionBuilderBefore(b, i);
+            LLVMValueRef v = lower(i, LLVMGetValueName2(callee, &len), ctx);
+            if (!v)
+                continue;
+            LLVMReplaceAllUsesWith(i, v);
+            LLVMInstructionEraseFromParent(i);
+        }
+    }
+}
+
 /* OpenCL C has no recursion: every call of a defined function can be inlined. */
 static int inline_everything(LLVMModuleRef m, char **log)
 {

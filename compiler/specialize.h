@@ -30,6 +30,18 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
 /* True when instruction `i` is a work-group barrier call. */
 bool lanes_is_barrier(LLVMValueRef i);
 
+/*
+ * What replaces `call`, a call of function `callee` (its name); NULL leaves
+ * the call as it is.
+ */
+typedef LLVMValueRef (*lanes_call_lowering)(LLVMValueRef call, const char *callee, void *ctx);
+
+/*
+ * Replaces each direct call in `f` by what `lower` builds for it (with `b`,
+ * which it finds positioned before the call), erasing the call.
+ */
+void lanes_replace_calls(LLVMValueRef f, LLVMBuilderRef b, lanes_call_lowering lower, void *ctx);
+
 /* Turns `sg` (returning ptr) into a coroutine that suspends at each barrier. */
 void lanes_make_coroutine(LLVMValueRef sg);
 

@@ -140,6 +140,24 @@ static LLVMValueRef scratch(struct lowering *l, LLVMTypeRef t)
     return LLVMBuildAddrSpaceCast(l->b, v, t, "");
 }
 
+static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
+{
+    struct lowering *l = ctx;
+    for (size_t k = 0; k < sizeof builtins / sizeof *builtins; k++) {
+        if (strcmp(callee, builtins[k].name) != 0)
+            continue;
+        enum query q = builtins[k].q;
+        if (q == WORK_DIM)
+            return LLVMConstInt(l->i32, l->spec->work_dim, 0);
+        if (q == WG_SCRATCH)
+            return scratch(l, LLVMTypeOf(call));
+        if (q == GLOBAL_LINEAR_ID || q == LOCAL_LINEAR_ID)
+            return linear_id(l, q);
+        return query(l, q, LLVMGetOperand(call, 0));
+    }
+    return NULL;
+}
+
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec)
 {
     unsigned n = LLVMCountParams(sg);
@@ -152,33 +170,6 @@ void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *sp
     for (unsigned d = 0; d < 3; d++)
         l.lid[d] = LLVMGetParam(sg, n - 3 + d);
 
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-            next = LLVMGetNextInstruction(i);
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            if (!callee || !LLVMIsAFunction(callee))
-                continue;
-            size_t len;
-            const char *name = LLVMGetValueName2(callee, &len);
-            for (size_t k = 0; k < sizeof builtins / sizeof *builtins; k++) {
-                if (strcmp(name, builtins[k].name) != 0)
-                    continue;
-                LLVMPositionBuilderBefore(l.b, i);
-                enum query q = builtins[k].q;
-                LLVMValueRef v;
-                if (q == WORK_DIM)
-                    v = LLVMConstInt(l.i32, spec->work_dim, 0);
-                else if (q == WG_SCRATCH)
-                    v = scratch(&l, LLVMTypeOf(i));
-                else if (q == GLOBAL_LINEAR_ID || q == LOCAL_LINEAR_ID)
-                    v = linear_id(&l, q);
-                else
-                    v = query(&l, q, LLVMGetOperand(i, 0));
-                LLVMReplaceAllUsesWith(i, v);
-                LLVMInstructionEraseFromParent(i);
-                break;
-            }
-        }
-    }
+    lanes_replace_calls(sg, l.b, lower_call, &l);
     LLVMDisposeBuilder(l.b);
 }
