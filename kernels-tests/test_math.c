@@ -10,7 +10,7 @@
  * variant changes under -cl-fast-relaxed-math must give some result the
  * precise build does not, so that the option is seen to reach the library.
  */
-#include "kernels.h"
+#include "kt_math.h"
 
 enum domain {
     ANY,      /* every float: random bit patterns plus the special values */
@@ -22,23 +22,6 @@ enum domain {
     NEAR1,    /* x > 0, half of them in [1/4, 4] around relaxed log's absolute-error range */
 };
 
-typedef long double (*ref1)(long double);
-typedef long double (*ref2)(long double, long double);
-typedef long double (*ref3)(long double, long double, long double);
-
-/* One function under test: its name, arity, reference and bound in ulp. */
-struct math_case {
-    const char *name;
-    unsigned arity;
-    void *ref;
-    double ulp;
-    enum domain domain;
-};
-
-static long double rsqrt_ref(long double x)
-{
-    return 1.0L / sqrtl(x);
-}
 static long double recip_ref(long double x)
 {
     return 1.0L / x;
@@ -47,107 +30,11 @@ static long double divide_ref(long double x, long double y)
 {
     return x / y;
 }
-static long double mad_ref(long double x, long double y, long double z)
-{
-    return x * y + z;
-}
-static long double exp10_ref(long double x)
-{
-    return powl(10.0L, x);
-}
-/* OpenCL's powr: NaN for x < 0 and either NaN; -0 is taken as +0. */
-static long double powr_ref(long double x, long double y)
-{
-    if (isnan(x) || isnan(y) || x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) ||
-        (x == 1 && isinf(y)))
-        return NAN;
-    return powl(fabsl(x), y);
-}
-static long double rint_ref(long double x)
-{
-    return nearbyintl(x);
-}
-
-static long double pi_ref(long double x)
-{
-    return x / 3.14159265358979323846264338327950288L;
-}
-static long double acospi_ref(long double x)
-{
-    return pi_ref(acosl(x));
-}
-static long double asinpi_ref(long double x)
-{
-    return pi_ref(asinl(x));
-}
-static long double atanpi_ref(long double x)
-{
-    return pi_ref(atanl(x));
-}
-static long double atan2pi_ref(long double y, long double x)
-{
-    return pi_ref(atan2l(y, x));
-}
-/* x pi reduced exactly modulo 2 pi first, so that large x stay accurate. */
-static long double times_pi(long double x)
-{
-    return fmodl(x, 2.0L) * 3.14159265358979323846264338327950288L;
-}
-/* Exact at multiples of 1/2, where the rounded pi would leave a tiny non-zero. */
-static long double sinpi_ref(long double x)
-{
-    long double r = fmodl(x, 2.0L);
-    if (r == floorl(r))
-        return copysignl(0.0L, x);
-    if (2 * r == floorl(2 * r))
-        return (r == 0.5L || r == -1.5L) ? 1.0L : -1.0L;
-    return isinf(x) ? NAN : sinl(times_pi(x));
-}
-static long double cospi_ref(long double x)
-{
-    long double r = fmodl(x, 2.0L);
-    if (2 * r == floorl(2 * r) && r != floorl(r))
-        return 0.0L;
-    if (r == floorl(r))
-        return fabsl(r) == 1.0L ? -1.0L : 1.0L;
-    return isinf(x) ? NAN : cosl(times_pi(x));
-}
-static long double tanpi_ref(long double x)
-{
-    if (isinf(x))
-        return NAN;
-    long double r = fmodl(x, 2.0L);
-    if (r == floorl(r))
-        return 0.0L;
-    if (fabsl(r) == 0.5L || fabsl(r) == 1.5L) /* n + 1/2: +inf for even n, -inf for odd */
-        return (r == 0.5L || r == -1.5L) ? INFINITY : -INFINITY;
-    return tanl(r * 3.14159265358979323846264338327950288L);
-}
-static long double maxmag_ref(long double x, long double y)
-{
-    return fabsl(x) > fabsl(y) ? x : fabsl(y) > fabsl(x) ? y : fmaxl(x, y);
-}
-static long double minmag_ref(long double x, long double y)
-{
-    return fabsl(x) < fabsl(y) ? x : fabsl(y) < fabsl(x) ? y : fminl(x, y);
-}
 static long double nextafter_ref(long double x, long double y)
 {
     return nextafterf((float)x, (float)y);
 }
 
-#define F1(name, ref, ulp, dom)                                                                    \
-    {                                                                                              \
-#name, 1, (void *)(ref1)ref, ulp, dom                                                      \
-    }
-#define F2(name, ref, ulp, dom)                                                                    \
-    {                                                                                              \
-#name, 2, (void *)(ref2)ref, ulp, dom                                                      \
-    }
-#define F3(name, ref, ulp, dom)                                                                    \
-    {                                                                                              \
-#name, 3, (void *)(ref3)ref, ulp, dom                                                      \
-    }
 static const struct math_case cases[] = {
     /* exact functions (0 ulp) */
     F1(fabs, fabsl, 0, ANY),
@@ -314,32 +201,9 @@ static void fill(float *x, enum domain d, unsigned salt)
     }
 }
 
-/* The error of `got` in ulp of the float nearest `want`; 0 when both are the same special. */
 static double ulp_error(float got, long double want)
 {
-    if (isnan(want))
-        return isnan(got) ? 0 : INFINITY;
-    if (isnan(got))
-        return INFINITY;
-    if (isinf(want) || fabsl(want) > 0x1.fffffep127L * (1 + 0x1p-25L))
-        return got == (want > 0 ? INFINITY : -INFINITY) ? 0 : INFINITY;
-    if (isinf(got))
-        return fabsl(want) >= 0x1.fffffep127L ? 1 : INFINITY;
-    int e;
-    frexpl(want, &e); /* want = m 2^e, 0.5 <= |m| < 1 */
-    if (e - 1 < -126)
-        e = -125;
-    long double ulp = ldexpl(1.0L, e - 1 - 23);
-    return (double)(fabsl((long double)got - want) / ulp);
-}
-
-static long double reference(const struct math_case *c, float a, float b, float d)
-{
-    switch (c->arity) {
-    case 1: return ((ref1)c->ref)(a);
-    case 2: return ((ref2)c->ref)(a, b);
-    default: return ((ref3)c->ref)(a, b, d);
-    }
+    return kt_ulp_error_float(got, want, false);
 }
 
 /* How a relaxed bound (OpenCL C 7.4, -cl-unsafe-math-optimizations) is measured. */
@@ -430,27 +294,9 @@ static bool no_subnormal(const struct math_case *c, float a, float b, float d, l
            (want == 0 || fabsl(want) >= 0x1p-126L);
 }
 
-/* One program per width with a kernel per function. */
 static char *program_source(void)
 {
-    char *s = NULL;
-    kt_append(&s, "%s", kt_preamble());
-    for (size_t f = 0; f < NUM_CASES; f++) {
-        const char *n = cases[f].name;
-        const char *call = cases[f].arity == 1   ? "%s(LOAD(i, a))"
-                           : cases[f].arity == 2 ? "%s(LOAD(i, a), LOAD(i, b))"
-                                                 : "%s(LOAD(i, a), LOAD(i, b), LOAD(i, c))";
-        char *expr = kt_format(call, n);
-        kt_append(&s,
-                  "kernel void t_%s(global const float *a, global const float *b,\n"
-                  "                 global const float *c, global float *r) {\n"
-                  "    size_t i = get_global_id(0);\n"
-                  "    STORE(%s, i, r);\n"
-                  "}\n",
-                  n, expr);
-        free(expr);
-    }
-    return s;
+    return kt_math_program(cases, NUM_CASES, "float", "");
 }
 
 /* Runs kernel t_<name> of p over COUNT / n work-items; false when it did not run. */
@@ -490,7 +336,7 @@ static void check_precise(cl_program p, const struct math_case *mc, unsigned n, 
         return;
     unsigned reported = 0;
     for (unsigned i = 0; i < COUNT && !isinf(mc->ulp); i++) {
-        long double want = reference(mc, a[i], b[i], c[i]);
+        long double want = kt_reference(mc, a[i], b[i], c[i]);
         if (finite &&
             (!all_finite(mc, a[i], b[i], c[i], want) || !no_subnormal(mc, a[i], b[i], c[i], want)))
             continue;
@@ -514,7 +360,7 @@ static void check_relaxed(cl_program fast, cl_program precise, const struct rela
         return;
     unsigned reported = 0, differ = 0;
     for (unsigned i = 0; i < COUNT; i++) {
-        long double want = reference(mc, a[i], b[i], c[i]);
+        long double want = kt_reference(mc, a[i], b[i], c[i]);
         if (!all_finite(mc, a[i], b[i], c[i], want))
             continue;
         differ += memcmp(&r[i], &rp[i], sizeof r[i]) != 0;

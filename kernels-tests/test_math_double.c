@@ -5,7 +5,7 @@
  * function is printed and checked against the bound of the OpenCL C 3.0
  * specification for double (7.4, full profile).
  */
-#include "kernels.h"
+#include "kt_math.h"
 
 #include <limits.h>
 
@@ -13,141 +13,11 @@ enum domain {
     ANY, /* every double: random bit patterns plus the special values */
 };
 
-typedef long double (*ref1)(long double);
-typedef long double (*ref2)(long double, long double);
-typedef long double (*ref3)(long double, long double, long double);
-
-/* One function under test: its name, arity, reference and bound in ulp. */
-struct math_case {
-    const char *name;
-    unsigned arity;
-    void *ref;
-    double ulp;
-    enum domain domain;
-};
-
-static long double rsqrt_ref(long double x)
-{
-    return 1.0L / sqrtl(x);
-}
-static long double mad_ref(long double x, long double y, long double z)
-{
-    return x * y + z;
-}
-static long double exp10_ref(long double x)
-{
-    return powl(10.0L, x);
-}
-static long double powr_ref(long double x, long double y)
-{
-    if (x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) || (x == 1 && isinf(y)) || isnan(x) ||
-        isnan(y))
-        return NAN;
-    if (x == 0) /* -0 as +0 */
-        return powl(0.0L, y);
-    return powl(x, y);
-}
-static long double rint_ref(long double x)
-{
-    return nearbyintl(x);
-}
-
-static long double pi_ref(long double x)
-{
-    return x / 3.14159265358979323846264338327950288L;
-}
-static long double acospi_ref(long double x)
-{
-    return pi_ref(acosl(x));
-}
-static long double asinpi_ref(long double x)
-{
-    return pi_ref(asinl(x));
-}
-static long double atanpi_ref(long double x)
-{
-    return pi_ref(atanl(x));
-}
-static long double atan2pi_ref(long double y, long double x)
-{
-    return pi_ref(atan2l(y, x));
-}
-/*
- * sin(pi r) for r reduced exactly to [-1/2, 1/2] first: the rounding of pi
- * in long double then costs a relative 2^-64 at most, also where the result
- * is tiny next to r (near the integers).
- */
-static long double sinpi_reduced(long double r)
-{
-    r = fmodl(r, 2.0L);
-    if (r > 1.0L)
-        r -= 2.0L;
-    if (r < -1.0L)
-        r += 2.0L;
-    if (r > 0.5L)
-        r = 1.0L - r;
-    if (r < -0.5L)
-        r = -1.0L - r;
-    return sinl(r * 3.14159265358979323846264338327950288L);
-}
-/* Exact at multiples of 1/2, where the rounded pi would leave a tiny non-zero. */
-static long double sinpi_ref(long double x)
-{
-    long double r = fmodl(x, 2.0L);
-    if (r == floorl(r))
-        return copysignl(0.0L, x);
-    if (2 * r == floorl(2 * r))
-        return (r == 0.5L || r == -1.5L) ? 1.0L : -1.0L;
-    return isinf(x) ? NAN : sinpi_reduced(r);
-}
-/* cos(pi r) = sin(pi (1/2 - |r|)) with |r| in [0, 1]. */
-static long double cospi_ref(long double x)
-{
-    long double r = fabsl(fmodl(x, 2.0L));
-    if (2 * r == floorl(2 * r) && r != floorl(r))
-        return 0.0L;
-    if (r == floorl(r))
-        return r == 1.0L ? -1.0L : 1.0L;
-    if (r > 1.0L)
-        r = 2.0L - r;
-    return isinf(x) ? NAN : sinpi_reduced(0.5L - r);
-}
-static long double tanpi_ref(long double x)
-{
-    if (isinf(x))
-        return NAN;
-    long double r = fmodl(x, 2.0L);
-    if (r == floorl(r))
-        return 0.0L;
-    if (fabsl(r) == 0.5L || fabsl(r) == 1.5L) /* n + 1/2: +inf for even n, -inf for odd */
-        return (r == 0.5L || r == -1.5L) ? INFINITY : -INFINITY;
-    return sinpi_reduced(r) / cospi_ref(r);
-}
-static long double maxmag_ref(long double x, long double y)
-{
-    return fabsl(x) > fabsl(y) ? x : fabsl(y) > fabsl(x) ? y : fmaxl(x, y);
-}
-static long double minmag_ref(long double x, long double y)
-{
-    return fabsl(x) < fabsl(y) ? x : fabsl(y) < fabsl(x) ? y : fminl(x, y);
-}
 static long double nextafter_ref(long double x, long double y)
 {
     return nextafter((double)x, (double)y);
 }
 
-#define F1(name, ref, ulp, dom)                                                                    \
-    {                                                                                              \
-#name, 1, (void *)(ref1)ref, ulp, dom                                                      \
-    }
-#define F2(name, ref, ulp, dom)                                                                    \
-    {                                                                                              \
-#name, 2, (void *)(ref2)ref, ulp, dom                                                      \
-    }
-#define F3(name, ref, ulp, dom)                                                                    \
-    {                                                                                              \
-#name, 3, (void *)(ref3)ref, ulp, dom                                                      \
-    }
 static const struct math_case cases[] = {
     /* exact functions (0 ulp) */
     F1(fabs, fabsl, 0, ANY),
@@ -271,55 +141,15 @@ static void fill(double *x, enum domain d, unsigned salt)
     }
 }
 
-/* The error of `got` in ulp of the double nearest `want`; 0 when both are the same special. */
 static double ulp_error(double got, long double want)
 {
-    if (isnan(want))
-        return isnan(got) ? 0 : INFINITY;
-    if (isnan(got))
-        return INFINITY;
-    if (isinf(want) || fabsl(want) > 0x1.fffffffffffffp1023L * (1 + 0x1p-54L))
-        return got == (want > 0 ? INFINITY : -INFINITY) ? 0 : INFINITY;
-    if (isinf(got))
-        return fabsl(want) >= 0x1.fffffffffffffp1023L ? 1 : INFINITY;
-    int e;
-    frexpl(want, &e); /* want = m 2^e, 0.5 <= |m| < 1 */
-    if (e - 1 < -1022)
-        e = -1021;
-    long double ulp = ldexpl(1.0L, e - 1 - 52);
-    return (double)(fabsl((long double)got - want) / ulp);
+    return kt_ulp_error_double(got, want, false);
 }
 
-static long double reference(const struct math_case *c, double a, double b, double d)
-{
-    switch (c->arity) {
-    case 1: return ((ref1)c->ref)(a);
-    case 2: return ((ref2)c->ref)(a, b);
-    default: return ((ref3)c->ref)(a, b, d);
-    }
-}
-
-/* One program per width with a kernel per function. */
 static char *program_source(void)
 {
-    char *s = NULL;
-    kt_append(&s, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s", kt_preamble());
-    for (size_t f = 0; f < NUM_CASES; f++) {
-        const char *n = cases[f].name;
-        const char *call = cases[f].arity == 1   ? "%s(LOAD(i, a))"
-                           : cases[f].arity == 2 ? "%s(LOAD(i, a), LOAD(i, b))"
-                                                 : "%s(LOAD(i, a), LOAD(i, b), LOAD(i, c))";
-        char *expr = kt_format(call, n);
-        kt_append(&s,
-                  "kernel void t_%s(global const double *a, global const double *b,\n"
-                  "                 global const double *c, global double *r) {\n"
-                  "    size_t i = get_global_id(0);\n"
-                  "    STORE(%s, i, r);\n"
-                  "}\n",
-                  n, expr);
-        free(expr);
-    }
-    return s;
+    return kt_math_program(cases, NUM_CASES, "double",
+                           "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
 }
 
 /* ---- Functions with int arguments or results, or an output pointer ---- */
@@ -539,7 +369,7 @@ int main(void)
             }
             unsigned reported = 0;
             for (unsigned i = 0; i < COUNT; i++) {
-                long double want = reference(mc, a[i], b[i], c[i]);
+                long double want = kt_reference(mc, a[i], b[i], c[i]);
                 double err = ulp_error(r[i], want);
                 if (isinf(mc->ulp))
                     continue;

@@ -12,7 +12,7 @@
  * overloads of the named address spaces, and as 3.0, which calls the
  * generic overloads when the device has the generic address space.
  */
-#include "kernels.h"
+#include "kt_math.h"
 
 #include <limits.h>
 
@@ -217,28 +217,10 @@ static long double rootn_ref(float x, int k)
     return sign * exp2l(log2l(fabsl(x)) / k);
 }
 
-/*
- * The error of `got` in ulp of the float nearest `want`: 0 when both are the
- * same special value; a zero of the wrong sign is as bad as a wrong infinity.
- */
+/* The error in ulp of `got`; a zero of the wrong sign is as bad as a wrong infinity. */
 static double ulp_error(float got, long double want)
 {
-    if (isnan(want))
-        return isnan(got) ? 0 : INFINITY;
-    if (isnan(got))
-        return INFINITY;
-    if (want == 0 && got == 0)
-        return !signbit(want) == !signbit(got) ? 0 : INFINITY;
-    if (isinf(want) || fabsl(want) > 0x1.fffffep127L * (1 + 0x1p-25L))
-        return got == (want > 0 ? INFINITY : -INFINITY) ? 0 : INFINITY;
-    if (isinf(got))
-        return fabsl(want) >= 0x1.fffffep127L ? 1 : INFINITY;
-    int e;
-    frexpl(want, &e); /* want = m 2^e, 0.5 <= |m| < 1 */
-    if (e - 1 < -126)
-        e = -125;
-    long double ulp = ldexpl(1.0L, e - 1 - 23);
-    return (double)(fabsl((long double)got - want) / ulp);
+    return kt_ulp_error_float(got, want, true);
 }
 
 /* ---- inputs --------------------------------------------------------------- */
