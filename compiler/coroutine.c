@@ -112,8 +112,7 @@ void lanes_make_coroutine(LLVMValueRef sg)
     struct coro c = {.m = LLVMGetGlobalParent(sg), .fn = sg};
     c.ctx = LLVMGetModuleContext(c.m);
     c.b = LLVMCreateBuilderInContext(c.ctx);
-    unsigned n = LLVMCountParams(sg);
-    frame(&c, LLVMGetParam(sg, n - 4));
+    frame(&c, lanes_sg_param(sg, LANES_SG_WG));
 
     /* Barriers suspend; every return becomes the final suspension. */
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {

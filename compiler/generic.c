@@ -159,7 +159,7 @@ void lanes_lower_generic(LLVMValueRef sg, bool coroutine)
     l.i64 = LLVMInt64TypeInContext(l.ctx);
     l.i8 = LLVMInt8TypeInContext(l.ctx);
     l.ptr = LLVMPointerTypeInContext(l.ctx, 0);
-    l.wg = LLVMGetParam(sg, LLVMCountParams(sg) - 4);
+    l.wg = lanes_sg_param(sg, LANES_SG_WG);
     l.frame = coroutine ? coroutine_handle(sg) : NULL;
 
     lanes_replace_calls(sg, l.b, lower_call, &l);

@@ -140,59 +140,73 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
 
     LLVMValueRef local_mem = LLVMBuildLoad2(g.b, g.ptr, byte_gep(&g, wg, LANES_WG_LOCAL_MEM), "");
     unsigned n = (unsigned)k->num_args;
-    LLVMValueRef call_args[n + 4];
+    LLVMValueRef call_args[n + LANES_SG_NUM_PARAMS];
     for (unsigned i = 0; i < n; i++)
         call_args[i] = unpack_arg(&g, sg, i, &k->args[i], args, local_mem);
-    call_args[n] = wg;
+    call_args[n + LANES_SG_WG] = wg;
 
-    /* Local sizes past work_dim are 1; the others may be smaller in the last group. */
-    LLVMValueRef size[3];
+    /*
+     * Sub-groups are runs of W consecutive local linear ids, every one full
+     * but the last. When W divides the rows, they are walked row by row,
+     * W at a time; otherwise by their linear index, each lane's local id
+     * then computed in the sub-group (compiler/workitem.c).
+     */
+    uint64_t w = spec->width, size[3], items = 1;
     for (unsigned d = 0; d < 3; d++)
-        size[d] =
-            d < spec->work_dim && spec->local_size[d] > 1
-                ? LLVMBuildLoad2(g.b, g.i64, byte_gep(&g, wg, LANES_WG_LOCAL_SIZE + 8 * d), "")
-                : LLVMConstInt(g.i64, spec->local_size[d], 0);
-    /* A coroutine kernel keeps each sub-group's handle, in launch order. */
-    uint64_t max_sgs =
-        spec->local_size[0] * spec->local_size[1] * spec->local_size[2] / spec->width;
+        items *= size[d] = lanes_spec_group_size(spec, d);
+    uint64_t sgs = (items + w - 1) / w;
     LLVMValueRef handles =
-        coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, max_sgs, 0), "handles")
+        coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, sgs, 0), "handles")
                   : NULL;
-    struct loop z = loop_begin(&g, fn, size[2], "z");
-    struct loop y = loop_begin(&g, fn, size[1], "y");
-    struct loop x = loop_begin(&g, fn, size[0], "x");
-    call_args[n + 1] = x.var;
-    call_args[n + 2] = y.var;
-    call_args[n + 3] = z.var;
-    LLVMValueRef call = LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args, n + 4, "");
-    if (coroutine) {
-        LLVMValueRef index = LLVMBuildAdd(
-            g.b,
-            LLVMBuildMul(g.b, LLVMBuildAdd(g.b, LLVMBuildMul(g.b, z.var, size[1], ""), y.var, ""),
-                         size[0], ""),
-            x.var, "");
-        if (spec->width > 1)
-            index = LLVMBuildUDiv(g.b, index, LLVMConstInt(g.i64, spec->width, 0), "");
-        LLVMBuildStore(g.b, call, LLVMBuildInBoundsGEP2(g.b, g.ptr, handles, &index, 1, ""));
+    LLVMValueRef call, index;
+    struct loop loops[3];
+    unsigned nloops;
+    if (size[0] % w == 0) {
+        nloops = 3;
+        loops[2] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[2], 0), "z");
+        loops[1] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[1], 0), "y");
+        loops[0] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[0], 0), "x");
+        LLVMValueRef row = LLVMBuildAdd(
+            g.b, LLVMBuildMul(g.b, loops[2].var, LLVMConstInt(g.i64, size[1], 0), ""),
+            loops[1].var, "");
+        LLVMValueRef first = LLVMBuildAdd(
+            g.b, LLVMBuildMul(g.b, row, LLVMConstInt(g.i64, size[0], 0), ""), loops[0].var, "");
+        call_args[n + LANES_SG_FIRST] = first;
+        call_args[n + LANES_SG_LANES] = LLVMConstInt(g.i64, w, 0);
+        for (unsigned d = 0; d < 3; d++)
+            call_args[n + LANES_SG_LX + d] = loops[d].var;
+        index = LLVMBuildUDiv(g.b, first, LLVMConstInt(g.i64, w, 0), "");
+    } else {
+        nloops = 1;
+        loops[0] = loop_begin(&g, fn, LLVMConstInt(g.i64, sgs, 0), "sg");
+        index = loops[0].var;
+        LLVMValueRef first = LLVMBuildMul(g.b, index, LLVMConstInt(g.i64, w, 0), "");
+        LLVMValueRef left = LLVMBuildSub(g.b, LLVMConstInt(g.i64, items, 0), first, "");
+        LLVMValueRef full = LLVMBuildICmp(g.b, LLVMIntUGT, left, LLVMConstInt(g.i64, w, 0), "");
+        call_args[n + LANES_SG_FIRST] = first;
+        call_args[n + LANES_SG_LANES] =
+            LLVMBuildSelect(g.b, full, LLVMConstInt(g.i64, w, 0), left, "");
+        LLVMValueRef sx = LLVMConstInt(g.i64, size[0], 0), sy = LLVMConstInt(g.i64, size[1], 0);
+        LLVMValueRef rows = LLVMBuildUDiv(g.b, first, sx, "");
+        call_args[n + LANES_SG_LX] = LLVMBuildURem(g.b, first, sx, "");
+        call_args[n + LANES_SG_LY] = LLVMBuildURem(g.b, rows, sy, "");
+        call_args[n + LANES_SG_LZ] = LLVMBuildUDiv(g.b, rows, sy, "");
     }
+    call = LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args,
+                          n + LANES_SG_NUM_PARAMS, "");
+    if (coroutine)
+        LLVMBuildStore(g.b, call, LLVMBuildInBoundsGEP2(g.b, g.ptr, handles, &index, 1, ""));
     unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
     for (unsigned i = 0; i < n; i++) {
         LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(sg, i + 1, byval);
         if (a)
             LLVMAddCallSiteAttribute(call, i + 1, a);
     }
-    loop_end(&g, &x, spec->width);
-    loop_end(&g, &y, 1);
-    loop_end(&g, &z, 1);
-    if (coroutine) {
-        LLVMValueRef items =
-            LLVMBuildMul(g.b, LLVMBuildMul(g.b, size[0], size[1], ""), size[2], "");
-        if (spec->width > 1)
-            items = LLVMBuildUDiv(
-                g.b, LLVMBuildAdd(g.b, items, LLVMConstInt(g.i64, spec->width - 1, 0), ""),
-                LLVMConstInt(g.i64, spec->width, 0), "");
-        emit_resume_rounds(&g, m, fn, handles, items);
-    }
+    loop_end(&g, &loops[0], nloops == 3 ? w : 1);
+    for (unsigned d = 1; d < nloops; d++)
+        loop_end(&g, &loops[d], 1);
+    if (coroutine)
+        emit_resume_rounds(&g, m, fn, handles, LLVMConstInt(g.i64, sgs, 0));
     LLVMBuildRetVoid(g.b);
     LLVMDisposeBuilder(g.b);
     return fn;
@@ -237,8 +251,9 @@ static char *format(const char *fmt, const char *a, const char *b)
 static void *compile_launcher(const struct lanes_program_module *module,
                               const struct lanes_kernel_info *k,
                               const struct lanes_specialization *spec, const char *name,
-                              size_t *size, char **log)
+                              size_t *size, bool *refused, char **log)
 {
+    *refused = false;
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(module->bitcode, module->bitcode_size, "program", 0);
@@ -257,7 +272,8 @@ static void *compile_launcher(const struct lanes_program_module *module,
     char *error = NULL;
     kernel = parsed ? kernel : NULL;
     bool coroutine = false;
-    LLVMValueRef sg = kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, log) : NULL;
+    LLVMValueRef sg =
+        kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, refused, log) : NULL;
     if (!sg) {
         if (!*log)
             *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
@@ -305,25 +321,40 @@ static void launcher_key(const struct lanes_program_module *module,
     lanes_sha256_init(&h);
     lanes_sha256_update(&h, module->bitcode, module->bitcode_size);
     lanes_sha256_final(&h, digest);
-    const void *parts[] = {"launcher-2",     digest,          k->name,
-                           spec->local_size, &spec->work_dim, &spec->width};
+    uint64_t group[3];
+    for (unsigned d = 0; d < 3; d++)
+        group[d] = lanes_spec_group_size(spec, d);
+    const void *parts[] = {"launcher-3",     digest,          k->name,     spec->local_size,
+                           &spec->work_dim, &spec->width,    group,       &spec->small_ids};
     const size_t sizes[] = {10,
                             sizeof digest,
                             strlen(k->name),
                             sizeof spec->local_size,
                             sizeof spec->work_dim,
-                            sizeof spec->width};
+                            sizeof spec->width,
+                            sizeof group,
+                            sizeof spec->small_ids};
     lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
     int n = snprintf(name, 64, "lanes.launch.");
     for (int i = 0; i < 16; i++)
         n += snprintf(name + n, 64 - (size_t)n, "%02x", key->digest[i]);
 }
 
+/*
+ * A launcher the vectorizer refused at a width is cached as this text and
+ * the reason, so that the next process goes straight to width 1 and can
+ * still say why.
+ */
+static const char refusal[] = "lanes-refused\n";
+
 lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
                                        const struct lanes_kernel_info *k,
-                                       const struct lanes_specialization *spec, char **log)
+                                       const struct lanes_specialization *spec,
+                                       uint32_t *width_used, char **log)
 {
     *log = NULL;
+    if (width_used)
+        *width_used = spec->width;
     struct lanes_cache_key key;
     char name[64];
     launcher_key(module, k, spec, &key, name);
@@ -332,12 +363,29 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
     if (fn)
         return (lanes_launcher_fn)fn;
 
-    char *error = NULL;
+    char *error = NULL, *why = NULL;
     size_t size;
     void *object = lanes_cache_load_object(&key, &size);
-    bool cached = object != NULL;
-    if (!object && !(object = compile_launcher(module, k, spec, name, &size, log)))
-        return NULL;
+    bool cached = object != NULL, refused = false;
+    if (cached && size >= sizeof refusal - 1 && memcmp(object, refusal, sizeof refusal - 1) == 0) {
+        why = strndup((char *)object + sizeof refusal - 1, size - (sizeof refusal - 1));
+        free(object);
+        goto narrow;
+    }
+    if (!object && !(object = compile_launcher(module, k, spec, name, &size, &refused, log))) {
+        if (!refused || spec->width == 1)
+            return NULL;
+        why = *log;
+        *log = NULL;
+        char *record = malloc(sizeof refusal + strlen(why));
+        if (record) {
+            strcpy(record, refusal);
+            strcat(record, why);
+            lanes_cache_store_object(&key, record, strlen(record));
+            free(record);
+        }
+        goto narrow;
+    }
     fn = lanes_jit_add_object(object, size, name, &error);
     if (fn && !cached)
         lanes_cache_store_object(&key, object, size);
@@ -349,5 +397,26 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
             *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
     }
     free(error);
+    return (lanes_launcher_fn)fn;
+
+narrow:;
+    /* The kernel still runs, a work-item per sub-group, and the build log says why. */
+    struct lanes_specialization one = *spec;
+    one.width = 1;
+    fn = lanes_launcher_build(module, k, &one, NULL, log);
+    if (fn) {
+        char width[16];
+        snprintf(width, sizeof width, "%u", spec->width);
+        size_t n = strlen(why);
+        while (n && why[n - 1] == '\n')
+            why[--n] = 0;
+        char buf[1200];
+        snprintf(buf, sizeof buf, "lanes: kernel %s: not vectorized at width %s: %.1000s\n",
+                 k->name, width, why);
+        *log = strdup(buf);
+        if (width_used)
+            *width_used = 1;
+    }
+    free(why);
     return (lanes_launcher_fn)fn;
 }

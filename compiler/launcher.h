@@ -115,15 +115,45 @@ typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 struct lanes_specialization {
     uint64_t local_size[3]; /* the enqueued local size, folded into the code */
     uint32_t work_dim;
-    uint32_t width; /* W: work-items per sub-group; 1 until the vectorizer lands */
+    /*
+     * W: work-items per sub-group, the runs of W consecutive local linear
+     * ids; only the last sub-group of a work-group may be partial.
+     * compiler/width.c chooses it; 1 runs every work-item alone.
+     */
+    uint32_t width;
+    /*
+     * The local size of the work-groups this launcher runs: the enqueued
+     * one, or smaller in the dimensions where the last work-group of a
+     * non-uniform NDRange is cut (0 stands for the enqueued size). Every
+     * size is a constant of the code, so a sub-group's lanes are known at
+     * compile time to stay in one row or not.
+     */
+    uint64_t group_size[3];
+    /*
+     * True when every global id and offset of the launch fits in 31 bits
+     * (global offset + global size <= INT32_MAX in every dimension): the
+     * ids are then computed in 32 bits without overflow, and a kernel's
+     * `int i = get_global_id(0)` indexes memory contiguously.
+     */
+    uint32_t small_ids;
 };
+
+/* The local size of the work-groups `spec` runs, in dimension d. */
+static inline uint64_t lanes_spec_group_size(const struct lanes_specialization *spec, unsigned d)
+{
+    return spec->group_size[d] ? spec->group_size[d] : spec->local_size[d];
+}
 
 /*
  * Compiles kernel `k` of `module` for `spec` and returns its launcher, or
- * NULL with *log saying why (malloc'd). Thread-safe.
+ * NULL with *log saying why (malloc'd). A kernel the vectorizer cannot
+ * handle at spec->width runs at width 1: *width_used says which width the
+ * launcher runs (may be NULL), and *log then says why (malloc'd, for the
+ * build log). Thread-safe.
  */
 lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
                                        const struct lanes_kernel_info *k,
-                                       const struct lanes_specialization *spec, char **log);
+                                       const struct lanes_specialization *spec,
+                                       uint32_t *width_used, char **log);
 
 #endif

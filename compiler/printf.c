@@ -238,7 +238,7 @@ bool lanes_lower_printf(LLVMValueRef sg)
     l.i32 = LLVMInt32TypeInContext(l.ctx);
     l.i64 = LLVMInt64TypeInContext(l.ctx);
     l.ptr = LLVMPointerTypeInContext(l.ctx, 0);
-    l.wg = LLVMGetParam(sg, LLVMCountParams(sg) - 4);
+    l.wg = lanes_sg_param(sg, LANES_SG_WG);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(sg);
     LLVMPositionBuilderBefore(l.b, LLVMGetFirstInstruction(entry));
     LLVMValueRef sink = LLVMBuildAlloca(l.b, LLVMArrayType2(l.i8, largest), "printf.sink");

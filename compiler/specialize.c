@@ -8,6 +8,7 @@
 #include "specialize.h"
 
 #include "jit.h"
+#include "vectorize/vectorize.h"
 
 #include <llvm-c/Core.h>
 #include <stdio.h>
@@ -87,18 +88,58 @@ static void copy_param_attrs(LLVMValueRef from, unsigned from_index, LLVMValueRe
         LLVMAddAttributeAtIndex(to, to_index, attrs[i]);
 }
 
-/* The kernel's body, moved into sg(<params>, ptr wg, i64 lx, i64 ly, i64 lz) returning `ret`. */
+LLVMValueRef lanes_sg_param(LLVMValueRef sg, enum lanes_sg_param p)
+{
+    return LLVMGetParam(sg, LLVMCountParams(sg) - LANES_SG_NUM_PARAMS + (unsigned)p);
+}
+
+static LLVMValueRef lane_function(LLVMModuleRef m)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, LANES_LANE_FUNCTION);
+    if (f)
+        return f;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    f = LLVMAddFunction(m, LANES_LANE_FUNCTION,
+                        LLVMFunctionType(LLVMInt32TypeInContext(ctx), NULL, 0, 0));
+    /* Reads nothing and always gives the same lane: CSE may merge the calls. */
+    add_fn_attr(f, "nounwind");
+    add_fn_attr(f, "willreturn");
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("memory", 6), 0));
+    return f;
+}
+
+LLVMValueRef lanes_build_lane(LLVMBuilderRef b, LLVMValueRef sg)
+{
+    LLVMValueRef f = lane_function(LLVMGetGlobalParent(sg));
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "lane");
+}
+
+static LLVMValueRef lower_lane_call(LLVMValueRef call, const char *callee, void *ctx)
+{
+    (void)ctx;
+    return strcmp(callee, LANES_LANE_FUNCTION) == 0 ? LLVMConstNull(LLVMTypeOf(call)) : NULL;
+}
+
+void lanes_lower_lane(LLVMValueRef sg)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(sg)));
+    lanes_replace_calls(sg, b, lower_lane_call, NULL);
+    LLVMDisposeBuilder(b);
+}
+
+/* The kernel's body, moved into its sub-group function (enum lanes_sg_param) returning `ret`. */
 static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel, LLVMTypeRef ret)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     unsigned n = LLVMCountParams(kernel);
-    LLVMTypeRef params[n + 4];
+    LLVMTypeRef params[n + LANES_SG_NUM_PARAMS];
     for (unsigned i = 0; i < n; i++)
         params[i] = LLVMTypeOf(LLVMGetParam(kernel, i));
-    params[n] = LLVMPointerTypeInContext(ctx, 0);
-    for (unsigned d = 0; d < 3; d++)
-        params[n + 1 + d] = LLVMInt64TypeInContext(ctx);
-    LLVMTypeRef type = LLVMFunctionType(ret, params, n + 4, 0);
+    params[n + LANES_SG_WG] = LLVMPointerTypeInContext(ctx, 0);
+    for (unsigned p = LANES_SG_FIRST; p < LANES_SG_NUM_PARAMS; p++)
+        params[n + p] = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef type = LLVMFunctionType(ret, params, n + LANES_SG_NUM_PARAMS, 0);
     size_t len;
     char name[300];
     snprintf(name, sizeof name, "%.200s.sg", LLVMGetValueName2(kernel, &len));
@@ -254,7 +295,7 @@ static int lower_static_locals(LLVMModuleRef m, LLVMValueRef sg, const char *ker
             LLVMPositionBuilderBefore(b, entry);
             LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_LOCAL_MEM, 0);
             LLVMValueRef slot = LLVMBuildInBoundsGEP2(
-                b, i8, LLVMGetParam(sg, LLVMCountParams(sg) - 4), &idx, 1, "");
+                b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
             base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "local_mem");
         }
         unsigned align = LLVMGetAlignment(g);
@@ -370,7 +411,7 @@ static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
             LLVMPositionBuilderBefore(b, entry);
             LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_GLOBALS, 0);
             LLVMValueRef slot = LLVMBuildInBoundsGEP2(
-                b, i8, LLVMGetParam(sg, LLVMCountParams(sg) - 4), &idx, 1, "");
+                b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
             base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "globals");
             LLVMSetMetadata(base, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14),
                             LLVMMDNodeInContext(ctx, NULL, 0));
@@ -406,9 +447,10 @@ bool lanes_has_barrier(LLVMValueRef fn)
 
 /*
  * With one sub-group per work-group, a barrier only orders memory: it
- * becomes a fence. Fences stay fences.
+ * becomes a fence (else it stays, for compiler/coroutine.c). Fences stay
+ * fences.
  */
-static void lower_fences(LLVMValueRef sg)
+static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(sg));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
@@ -423,6 +465,8 @@ static void lower_fences(LLVMValueRef sg)
                 continue;
             size_t len;
             const char *name = LLVMGetValueName2(callee, &len);
+            if (keep_barriers && lanes_is_barrier(i))
+                continue;
             for (size_t k = 0; k < sizeof fences / sizeof *fences; k++)
                 if (strncmp(name, fences[k], strlen(fences[k])) == 0) {
                     LLVMPositionBuilderBefore(b, i);
@@ -434,11 +478,28 @@ static void lower_fences(LLVMValueRef sg)
     LLVMDisposeBuilder(b);
 }
 
+/*
+ * Before the analyses of the vectorizer: the frontend's IR, inlined, still
+ * holds every local variable in memory and many trivial blocks. None of
+ * these passes moves a convergent call across a branch.
+ */
+static int clean_up(LLVMModuleRef m, char **log)
+{
+    char *error = NULL;
+    if (lanes_jit_optimize(m, "function(sroa,early-cse,simplifycfg,instcombine)", &error) != 0) {
+        *log = message("lanes: cleaning up failed: %s\n", error);
+        free(error);
+        return -1;
+    }
+    return 0;
+}
+
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
                               const struct lanes_specialization *spec,
                               const struct lanes_globals_layout *globals, bool *coroutine,
-                              char **log)
+                              bool *refused, char **log)
 {
+    *refused = false;
     size_t len;
     char *name = strdup(LLVMGetValueName2(kernel, &len));
     if (!name || inline_everything(m, log) != 0) {
@@ -446,21 +507,33 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         return NULL;
     }
     lanes_make_division_safe(kernel);
-    uint64_t items = spec->local_size[0] * spec->local_size[1] * spec->local_size[2];
+    uint64_t items = 1;
+    for (unsigned d = 0; d < 3; d++)
+        items *= lanes_spec_group_size(spec, d);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     *coroutine = lanes_has_barrier(kernel) && items > spec->width;
     LLVMValueRef sg = move_into_sg(
         m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
-    if (*coroutine)
-        lanes_make_coroutine(sg);
-    lower_fences(sg);
+    lower_fences(sg, *coroutine);
     lanes_lower_workitem(sg, spec);
-    lanes_lower_generic(sg, *coroutine);
     lanes_lower_printf(sg);
     drop_other_functions(m, sg);
     int rc = lower_static_locals(m, sg, name, log);
     if (rc == 0)
         rc = lower_program_variables(m, sg, globals, log);
+    if (rc == 0 && spec->width > 1) {
+        rc = clean_up(m, log);
+        if (rc == 0 && lanes_vectorize(&sg, spec, log) != 0) {
+            *refused = true;
+            rc = -1;
+        }
+    }
+    if (rc == 0) {
+        lanes_lower_lane(sg);
+        if (*coroutine)
+            lanes_make_coroutine(sg);
+        lanes_lower_generic(sg, *coroutine);
+    }
     free(name);
     return rc == 0 ? sg : NULL;
 }

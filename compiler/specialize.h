@@ -11,21 +11,55 @@
 #include <stddef.h>
 
 /*
+ * The parameters a sub-group function has after the kernel's own:
+ *     void sg(<kernel parameters>, ptr wg, i64 first, i64 lanes,
+ *             i64 lx, i64 ly, i64 lz)
+ * `first` is the local linear id of the sub-group's first work-item,
+ * `lanes` how many work-items it has (W but in a partial last sub-group),
+ * (lx, ly, lz) the local id of its first work-item.
+ */
+enum lanes_sg_param {
+    LANES_SG_WG,
+    LANES_SG_FIRST,
+    LANES_SG_LANES,
+    LANES_SG_LX,
+    LANES_SG_LY,
+    LANES_SG_LZ,
+    LANES_SG_NUM_PARAMS
+};
+
+/* Parameter `p` of sub-group function `sg`. */
+LLVMValueRef lanes_sg_param(LLVMValueRef sg, enum lanes_sg_param p);
+
+/*
+ * The call that stands for the index of the work-item in its sub-group
+ * (0 to W - 1, an i32) in a sub-group function before it is vectorized;
+ * lanes_lower_lane replaces what remains of it by 0 (width 1).
+ */
+#define LANES_LANE_FUNCTION "__lanes.lane"
+
+/* A call of LANES_LANE_FUNCTION built with `b` in the module of `sg`. */
+LLVMValueRef lanes_build_lane(LLVMBuilderRef b, LLVMValueRef sg);
+
+/* Replaces every LANES_LANE_FUNCTION call in `sg` by 0 (a sub-group of one work-item). */
+void lanes_lower_lane(LLVMValueRef sg);
+
+/*
  * In `m`, inlines every call of `kernel` and replaces it by its sub-group
- * function:
- *     void sg(<kernel parameters>, ptr wg, i64 lx, i64 ly, i64 lz)
- * where (lx, ly, lz) is the local id of the sub-group's first work-item. The
- * work-item built-ins, the kernel's __local variables and the program's
- * variables (`globals`, laid out before the library was linked in) are
- * lowered to reads of `wg` and the folded constants of `spec`. When the kernel has
- * barriers and a work-group holds several sub-groups, sg is a coroutine
- * returning its handle instead (*coroutine set; compiler/coroutine.c).
- * Returns the function, or NULL with *log (malloc'd) saying why.
+ * function (enum lanes_sg_param). The work-item built-ins, the kernel's
+ * __local variables and the program's variables (`globals`, laid out
+ * before the library was linked in) are lowered to reads of `wg` and the
+ * folded constants of `spec`; the function is vectorized at spec->width
+ * (compiler/vectorize/). When the kernel has barriers and a work-group
+ * holds several sub-groups, sg is a coroutine returning its handle instead
+ * (*coroutine set; compiler/coroutine.c). Returns the function, or NULL
+ * with *log (malloc'd) saying why; *refused is then set when it is the
+ * vectorizer that cannot handle the kernel, which still runs at width 1.
  */
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
                               const struct lanes_specialization *spec,
                               const struct lanes_globals_layout *globals, bool *coroutine,
-                              char **log);
+                              bool *refused, char **log);
 
 /* True when instruction `i` is a work-group barrier call. */
 bool lanes_is_barrier(LLVMValueRef i);

@@ -22,6 +22,12 @@ enum query {
     GLOBAL_OFFSET,
     GLOBAL_LINEAR_ID,
     LOCAL_LINEAR_ID,
+    SUB_GROUP_SIZE,
+    MAX_SUB_GROUP_SIZE,
+    NUM_SUB_GROUPS,
+    ENQUEUED_NUM_SUB_GROUPS,
+    SUB_GROUP_ID,
+    SUB_GROUP_LOCAL_ID,
     WG_SCRATCH,
 };
 
@@ -41,6 +47,12 @@ static const struct {
     {"_Z17get_global_offsetj", GLOBAL_OFFSET},
     {"_Z20get_global_linear_idv", GLOBAL_LINEAR_ID},
     {"_Z19get_local_linear_idv", LOCAL_LINEAR_ID},
+    {"_Z18get_sub_group_sizev", SUB_GROUP_SIZE},
+    {"_Z22get_max_sub_group_sizev", MAX_SUB_GROUP_SIZE},
+    {"_Z18get_num_sub_groupsv", NUM_SUB_GROUPS},
+    {"_Z27get_enqueued_num_sub_groupsv", ENQUEUED_NUM_SUB_GROUPS},
+    {"_Z15get_sub_group_idv", SUB_GROUP_ID},
+    {"_Z22get_sub_group_local_idv", SUB_GROUP_LOCAL_ID},
     /* The library's own: the work-group scratch (launcher.h), as a __local pointer. */
     {"__lanes_wg_scratch", WG_SCRATCH},
 };
@@ -49,7 +61,7 @@ struct lowering {
     LLVMBuilderRef b;
     LLVMContextRef ctx;
     LLVMTypeRef i64, i32, i8;
-    LLVMValueRef wg, lid[3];
+    LLVMValueRef sg, wg, first, lanes, lid0[3];
     const struct lanes_specialization *spec;
 };
 
@@ -69,27 +81,88 @@ static LLVMValueRef field(struct lowering *l, unsigned offset, unsigned d)
     return v;
 }
 
+/* a + b, neither of which overflows (they count work-items). */
+static LLVMValueRef add_nw(struct lowering *l, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef v = LLVMBuildAdd(l->b, a, b, "");
+    LLVMSetNUW(v, 1);
+    LLVMSetNSW(v, 1);
+    return v;
+}
+
+/* The work-item's index in its sub-group, as an integer of type t. */
+static LLVMValueRef lane_as(struct lowering *l, LLVMTypeRef t)
+{
+    return LLVMBuildZExt(l->b, lanes_build_lane(l->b, l->sg), t, "");
+}
+
+/*
+ * The local id in dimension d, as an integer of type t (i64, or i32 for
+ * small ids): lane i of a sub-group is the work-item of local linear id
+ * first + i. When W divides the rows, a sub-group lies in one row and only
+ * x differs between its lanes.
+ */
+static LLVMValueRef local_id_as(struct lowering *l, unsigned d, LLVMTypeRef t)
+{
+    const struct lanes_specialization *s = l->spec;
+    uint64_t gx = lanes_spec_group_size(s, 0), gy = lanes_spec_group_size(s, 1);
+    if (s->width == 1 || gx % s->width == 0) {
+        LLVMValueRef base = LLVMBuildTrunc(l->b, l->lid0[d], t, "");
+        return d == 0 && s->width > 1 ? add_nw(l, base, lane_as(l, t)) : base;
+    }
+    LLVMValueRef lin = add_nw(l, LLVMBuildTrunc(l->b, l->first, t, ""), lane_as(l, t));
+    if (d == 0)
+        return LLVMBuildURem(l->b, lin, LLVMConstInt(t, gx, 0), "");
+    if (d == 1)
+        return LLVMBuildURem(l->b, LLVMBuildUDiv(l->b, lin, LLVMConstInt(t, gx, 0), ""),
+                             LLVMConstInt(t, gy, 0), "");
+    return LLVMBuildUDiv(l->b, lin, LLVMConstInt(t, gx * gy, 0), "");
+}
+
+static LLVMValueRef local_id(struct lowering *l, unsigned d)
+{
+    return local_id_as(l, d, l->i64);
+}
+
+/*
+ * group_id * enqueued local size + local id + offset. When every id of the
+ * launch fits in 31 bits, it is computed in 32 bits with no overflow, so
+ * that `(int)get_global_id(0)` stays a contiguous index for the vectorizer.
+ */
+static LLVMValueRef global_id(struct lowering *l, unsigned d)
+{
+    const struct lanes_specialization *s = l->spec;
+    LLVMTypeRef t = s->small_ids ? l->i32 : l->i64;
+    LLVMValueRef group = d >= s->work_dim ? c64(l, 0) : field(l, LANES_WG_GROUP_ID, d);
+    LLVMValueRef offset = field(l, LANES_WG_GLOBAL_OFFSET, d);
+    if (s->small_ids) {
+        group = LLVMBuildTrunc(l->b, group, t, "");
+        offset = LLVMBuildTrunc(l->b, offset, t, "");
+    }
+    LLVMValueRef base = LLVMBuildMul(l->b, group, LLVMConstInt(t, s->local_size[d], 0), "");
+    LLVMSetNUW(base, 1);
+    LLVMSetNSW(base, 1);
+    LLVMValueRef id = add_nw(l, add_nw(l, base, local_id_as(l, d, t)), offset);
+    if (!s->small_ids)
+        return id;
+    LLVMValueRef wide = LLVMBuildZExt(l->b, id, l->i64, "");
+    LLVMSetNNeg(wide, 1);
+    return wide;
+}
+
 /* The value of `q` in constant dimension d (d < 3). */
 static LLVMValueRef query_dim(struct lowering *l, enum query q, unsigned d)
 {
     const struct lanes_specialization *s = l->spec;
     switch (q) {
     case GLOBAL_SIZE: return field(l, LANES_WG_GLOBAL_SIZE, d);
-    case LOCAL_SIZE:
-        /* Dimensions past work_dim, or of size 1, cannot have a smaller last group. */
-        return d >= s->work_dim || s->local_size[d] == 1 ? c64(l, s->local_size[d])
-                                                         : field(l, LANES_WG_LOCAL_SIZE, d);
+    case LOCAL_SIZE: return c64(l, lanes_spec_group_size(s, d));
     case ENQUEUED_LOCAL_SIZE: return c64(l, s->local_size[d]);
-    case LOCAL_ID: return l->lid[d];
+    case LOCAL_ID: return local_id(l, d);
     case NUM_GROUPS: return field(l, LANES_WG_NUM_GROUPS, d);
     case GROUP_ID: return d >= s->work_dim ? c64(l, 0) : field(l, LANES_WG_GROUP_ID, d);
     case GLOBAL_OFFSET: return field(l, LANES_WG_GLOBAL_OFFSET, d);
-    case GLOBAL_ID: {
-        LLVMValueRef base =
-            LLVMBuildMul(l->b, query_dim(l, GROUP_ID, d), c64(l, s->local_size[d]), "");
-        LLVMValueRef id = LLVMBuildAdd(l->b, base, l->lid[d], "");
-        return LLVMBuildAdd(l->b, id, field(l, LANES_WG_GLOBAL_OFFSET, d), "");
-    }
+    case GLOBAL_ID: return global_id(l, d);
     default: return c64(l, 0);
     }
 }
@@ -117,13 +190,14 @@ static LLVMValueRef query(struct lowering *l, enum query q, LLVMValueRef dim)
 
 static LLVMValueRef linear_id(struct lowering *l, enum query q)
 {
+    if (q == LOCAL_LINEAR_ID)
+        return l->spec->width == 1 ? l->first : add_nw(l, l->first, lane_as(l, l->i64));
     LLVMValueRef v = c64(l, 0);
     for (unsigned d = 3; d-- > 0;) {
         LLVMValueRef size =
             q == GLOBAL_LINEAR_ID ? query_dim(l, GLOBAL_SIZE, d) : query_dim(l, LOCAL_SIZE, d);
-        LLVMValueRef id = q == GLOBAL_LINEAR_ID ? LLVMBuildSub(l->b, query_dim(l, GLOBAL_ID, d),
-                                                               query_dim(l, GLOBAL_OFFSET, d), "")
-                                                : l->lid[d];
+        LLVMValueRef id =
+            LLVMBuildSub(l->b, query_dim(l, GLOBAL_ID, d), query_dim(l, GLOBAL_OFFSET, d), "");
         v = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, v, size, ""), id, "");
     }
     return v;
@@ -140,6 +214,26 @@ static LLVMValueRef scratch(struct lowering *l, LLVMTypeRef t)
     return LLVMBuildAddrSpaceCast(l->b, v, t, "");
 }
 
+/* The sub-group built-ins of OpenCL C 3.0 §6.15.18 (uint results). */
+static LLVMValueRef sub_group_query(struct lowering *l, enum query q)
+{
+    const struct lanes_specialization *s = l->spec;
+    uint64_t w = s->width, items = 1, enqueued = 1;
+    for (unsigned d = 0; d < 3; d++) {
+        items *= lanes_spec_group_size(s, d);
+        enqueued *= s->local_size[d];
+    }
+    switch (q) {
+    case SUB_GROUP_SIZE: return LLVMBuildTrunc(l->b, l->lanes, l->i32, "");
+    case MAX_SUB_GROUP_SIZE: return LLVMConstInt(l->i32, enqueued < w ? enqueued : w, 0);
+    case NUM_SUB_GROUPS: return LLVMConstInt(l->i32, (items + w - 1) / w, 0);
+    case ENQUEUED_NUM_SUB_GROUPS: return LLVMConstInt(l->i32, (enqueued + w - 1) / w, 0);
+    case SUB_GROUP_ID:
+        return LLVMBuildTrunc(l->b, LLVMBuildUDiv(l->b, l->first, c64(l, w), ""), l->i32, "");
+    default: return lanes_build_lane(l->b, l->sg);
+    }
+}
+
 static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
 {
     struct lowering *l = ctx;
@@ -153,6 +247,8 @@ static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
             return scratch(l, LLVMTypeOf(call));
         if (q == GLOBAL_LINEAR_ID || q == LOCAL_LINEAR_ID)
             return linear_id(l, q);
+        if (q >= SUB_GROUP_SIZE && q <= SUB_GROUP_LOCAL_ID)
+            return sub_group_query(l, q);
         return query(l, q, LLVMGetOperand(call, 0));
     }
     return NULL;
@@ -160,15 +256,17 @@ static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
 
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec)
 {
-    unsigned n = LLVMCountParams(sg);
-    struct lowering l = {.ctx = LLVMGetModuleContext(LLVMGetGlobalParent(sg)), .spec = spec};
+    struct lowering l = {
+        .ctx = LLVMGetModuleContext(LLVMGetGlobalParent(sg)), .sg = sg, .spec = spec};
     l.b = LLVMCreateBuilderInContext(l.ctx);
     l.i64 = LLVMInt64TypeInContext(l.ctx);
     l.i32 = LLVMInt32TypeInContext(l.ctx);
     l.i8 = LLVMInt8TypeInContext(l.ctx);
-    l.wg = LLVMGetParam(sg, n - 4);
+    l.wg = lanes_sg_param(sg, LANES_SG_WG);
+    l.first = lanes_sg_param(sg, LANES_SG_FIRST);
+    l.lanes = lanes_sg_param(sg, LANES_SG_LANES);
     for (unsigned d = 0; d < 3; d++)
-        l.lid[d] = LLVMGetParam(sg, n - 3 + d);
+        l.lid0[d] = lanes_sg_param(sg, LANES_SG_LX + d);
 
     lanes_replace_calls(sg, l.b, lower_call, &l);
     LLVMDisposeBuilder(l.b);

@@ -2,6 +2,7 @@
 /* clEnqueueNDRangeKernel and clEnqueueTask, validating in the specification's order. */
 #include "../compiler/printf.h"
 #include "../compiler/program.h"
+#include "../compiler/width.h"
 #include "check.h"
 #include "context.h"
 #include "event.h"
@@ -142,6 +143,37 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
 }
 
 /*
+ * The launchers of an NDRange (lanes_ndrange.fn): one per shape of
+ * work-group it has, whole or cut short in some dimensions. False when one
+ * cannot be built (the build log says why).
+ */
+static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
+                      const size_t *global, const size_t local[3], lanes_launcher_fn fn[8])
+{
+    struct lanes_specialization spec = {.work_dim = work_dim, .small_ids = 1};
+    uint64_t rest[3];
+    unsigned cuts = 0;
+    for (unsigned d = 0; d < 3; d++) {
+        spec.local_size[d] = local[d];
+        uint64_t size = d < work_dim ? global[d] : 1, start = d < work_dim && offset ? offset[d] : 0;
+        spec.small_ids &= start <= INT32_MAX && size <= INT32_MAX - start;
+        rest[d] = size % local[d];
+        if (rest[d])
+            cuts |= 1u << d;
+    }
+    spec.width = lanes_width_policy(kernel->info, local);
+    for (unsigned c = 0; c < 8; c++) {
+        if ((c & cuts) != c)
+            continue;
+        for (unsigned d = 0; d < 3; d++)
+            spec.group_size[d] = c >> d & 1 ? rest[d] : local[d];
+        if (!(fn[c] = lanes_ndrange_launcher(kernel->program, kernel->info, &spec)))
+            return false;
+    }
+    return true;
+}
+
+/*
  * The end of a kernel command: what it printed goes to stdout (before the
  * event completes, so that clFinish returns after the output, and before
  * its buffers are let go, which %s may point into); it lets go of its
@@ -186,18 +218,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     bool empty = !global_work_size;
     for (cl_uint d = 0; !empty && d < work_dim; d++)
         empty = global_work_size[d] == 0;
-    lanes_launcher_fn fn = NULL;
-    if (!empty) {
-        struct lanes_specialization spec = {{local[0], local[1], local[2]}, work_dim, 1};
-        fn = lanes_ndrange_launcher(kernel->program, kernel->info, &spec);
-        if (!fn) {
-            /* The reason is the last line of the build log; show it to whoever debugs. */
-            pthread_mutex_lock(&kernel->program->lock);
-            lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
-            pthread_mutex_unlock(&kernel->program->lock);
-            LANES_FAIL(CL_OUT_OF_RESOURCES,
-                       "the kernel could not be compiled for this launch (see the build log)");
-        }
+    lanes_launcher_fn fn[8] = {0};
+    if (!empty && !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn)) {
+        /* The reason is the last line of the build log; show it to whoever debugs. */
+        pthread_mutex_lock(&kernel->program->lock);
+        lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
+        pthread_mutex_unlock(&kernel->program->lock);
+        LANES_FAIL(CL_OUT_OF_RESOURCES,
+                   "the kernel could not be compiled for this launch (see the build log)");
     }
     cl_event cmd = lanes_command_create(command_queue, CL_COMMAND_NDRANGE_KERNEL,
                                         empty ? NULL : lanes_ndrange_run);
@@ -209,7 +237,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
             lanes_command_discard(cmd);
             LANES_CHECK(0, err, "preparing the kernel's arguments");
         }
-        nd->fn = fn;
+        memcpy(nd->fn, fn, sizeof fn);
         cmd->cmd.data = nd;
         /* Kept by the command: the kernel and program may be released before it runs. */
         pthread_mutex_lock(&kernel->program->lock);

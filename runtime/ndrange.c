@@ -115,8 +115,9 @@ static void *frame_alloc(uint64_t size)
 
 static bool same_spec(const struct lanes_specialization *a, const struct lanes_specialization *b)
 {
-    return a->work_dim == b->work_dim && a->width == b->width &&
-           memcmp(a->local_size, b->local_size, sizeof a->local_size) == 0;
+    return a->work_dim == b->work_dim && a->width == b->width && a->small_ids == b->small_ids &&
+           memcmp(a->local_size, b->local_size, sizeof a->local_size) == 0 &&
+           memcmp(a->group_size, b->group_size, sizeof a->group_size) == 0;
 }
 
 /* Adds a line to the program's build log (under its lock). */
@@ -142,11 +143,13 @@ lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_
     }
     /* Compiles under the program's lock: one build per specialization, however many threads. */
     char *log = NULL;
-    lanes_launcher_fn fn = lanes_launcher_build(program->module, kernel, spec, &log);
+    lanes_launcher_fn fn = lanes_launcher_build(program->module, kernel, spec, NULL, &log);
     struct lanes_launcher_entry *e = fn ? malloc(sizeof *e) : NULL;
     if (e) {
         *e = (struct lanes_launcher_entry){program->launchers, kernel, *spec, fn};
         program->launchers = e;
+        if (log) /* why the kernel was not vectorized */
+            append_log(program, log);
     } else {
         append_log(program, log ? log : "lanes: out of host memory for a launcher\n");
         fn = NULL;
@@ -182,16 +185,19 @@ static void run_groups(void *ctx, size_t begin, size_t end)
     wg.stack_top = __builtin_frame_address(0);
     for (size_t g = begin; g < end; g++) {
         size_t rest = g;
+        unsigned cut = 0; /* the dimensions in which this work-group is the smaller last one */
         for (unsigned d = 0; d < 3; d++) {
             wg.group_id[d] = rest % nd->wg.num_groups[d];
             rest /= nd->wg.num_groups[d];
             uint64_t left = nd->wg.global_size[d] - wg.group_id[d] * nd->wg.enqueued_local_size[d];
             wg.local_size[d] =
                 left < nd->wg.enqueued_local_size[d] ? left : nd->wg.enqueued_local_size[d];
+            if (left < nd->wg.enqueued_local_size[d])
+                cut |= 1u << d;
         }
         arena_get(0); /* every frame of the previous work-group is free again */
         wg.local_mem = a->local;
-        nd->fn(nd->args, &wg);
+        nd->fn[cut](nd->args, &wg);
     }
 }
 

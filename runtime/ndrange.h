@@ -33,7 +33,12 @@ void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);
 
 /* What a kernel command carries: its launcher, argument block and work-group template. */
 struct lanes_ndrange {
-    lanes_launcher_fn fn;
+    /*
+     * The launcher of each shape of work-group: fn[0] for whole ones, fn[c]
+     * for those cut short in the dimensions of bitmask c (the last
+     * work-groups of a non-uniform NDRange); NULL for shapes it has none of.
+     */
+    lanes_launcher_fn fn[8];
     struct lanes_globals *globals; /* the program's variables (wg.globals), kept until the end */
     struct lanes_printf_buffer *printf_buffer; /* wg.printf_buffer: printed and freed at the end */
     struct lanes_wg wg; /* group_id, local_size and local_mem are set per work-group */

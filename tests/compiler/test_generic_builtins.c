@@ -161,8 +161,8 @@ static void run(unsigned n, const char *std, struct buffers *buf)
     assert_true(generic ? has_generic && !has_named : has_named && !has_generic);
 
     uint64_t local[3] = {LOCAL, 1, 1};
-    struct lanes_specialization spec = {{LOCAL, 1, 1}, 1, 1};
-    lanes_launcher_fn fn = lanes_launcher_build(m, &m->kernels[0], &spec, &log);
+    struct lanes_specialization spec = {.local_size = {LOCAL, 1, 1}, .work_dim = 1, .width = 1};
+    lanes_launcher_fn fn = lanes_launcher_build(m, &m->kernels[0], &spec, NULL, &log);
     if (!fn)
         fail_msg("launcher (%s): %s", options, log);
     const struct lanes_kernel_info *k = &m->kernels[0];

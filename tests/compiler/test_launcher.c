@@ -20,6 +20,9 @@ static const cl_name_version versions[] = {{CL_MAKE_VERSION(1, 2, 0), "OpenCL C"
                                            {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
 static const cl_name_version features[] = {{CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"}};
 
+/* The module build() made last. */
+static struct lanes_program_module *built;
+
 /* Builds `src` and the launcher of its first kernel for the given shape. */
 static lanes_launcher_fn build(const char *src, const char *options, unsigned work_dim,
                                const uint64_t local[3], struct lanes_program_module **module,
@@ -34,8 +37,30 @@ static lanes_launcher_fn build(const char *src, const char *options, unsigned wo
     if (!*module)
         fail_msg("build failed: %s", build_log);
     free(build_log);
-    struct lanes_specialization spec = {{local[0], local[1], local[2]}, work_dim, 1};
-    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, log);
+    built = *module;
+    struct lanes_specialization spec = {
+        .local_size = {local[0], local[1], local[2]}, .work_dim = work_dim, .width = 1};
+    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, NULL, log);
+}
+
+/*
+ * The launcher of the last module built for work-groups of `size` (smaller
+ * than `local` in the dimensions where an NDRange is not uniform), as the
+ * runtime picks one per shape.
+ */
+static lanes_launcher_fn launcher_for(unsigned work_dim, const uint64_t local[3],
+                                      const uint64_t size[3])
+{
+    struct lanes_specialization spec = {.local_size = {local[0], local[1], local[2]},
+                                        .group_size = {size[0], size[1], size[2]},
+                                        .work_dim = work_dim,
+                                        .width = 1};
+    char *log = NULL;
+    lanes_launcher_fn fn = lanes_launcher_build(built, &built->kernels[0], &spec, NULL, &log);
+    if (!fn)
+        fail_msg("%s", log);
+    free(log);
+    return fn;
 }
 
 /* Coroutine frames for one work-group: a bump allocator reset before each. */
@@ -67,13 +92,15 @@ static void run(lanes_launcher_fn fn, const void *args, unsigned work_dim, const
         for (uint64_t gy = 0; gy < wg.num_groups[1]; gy++)
             for (uint64_t gx = 0; gx < wg.num_groups[0]; gx++) {
                 uint64_t g[3] = {gx, gy, gz};
+                bool cut = false;
                 for (unsigned d = 0; d < 3; d++) {
                     wg.group_id[d] = g[d];
                     uint64_t rest = global[d] - g[d] * local[d];
                     wg.local_size[d] = rest < local[d] ? rest : local[d];
+                    cut |= rest < local[d];
                 }
                 frames_used = 0;
-                fn(args, &wg);
+                (cut ? launcher_for(work_dim, local, wg.local_size) : fn)(args, &wg);
             }
     free(local_mem);
 }

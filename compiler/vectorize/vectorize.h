@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The whole-function vectorizer (ARCHITECTURE.md §3): a sub-group function
+ * written for one work-item becomes one over W lanes, each lane a
+ * work-item.
+ */
+#ifndef LANES_COMPILER_VECTORIZE_H
+#define LANES_COMPILER_VECTORIZE_H
+
+#include "../launcher.h"
+
+#include <llvm-c/Types.h>
+
+/*
+ * Replaces *sg, a sub-group function whose LANES_LANE_FUNCTION calls stand
+ * for the work-item's lane, by its vectorized form at spec->width (same
+ * name and type). Returns 0, or -1 with *why (malloc'd) naming the
+ * construct it cannot handle and where, *sg then unchanged.
+ */
+int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, char **why);
+
+#endif
