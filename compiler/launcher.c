@@ -156,8 +156,7 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
         items *= size[d] = lanes_spec_group_size(spec, d);
     uint64_t sgs = (items + w - 1) / w;
     LLVMValueRef handles =
-        coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, sgs, 0), "handles")
-                  : NULL;
+        coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, sgs, 0), "handles") : NULL;
     LLVMValueRef call, index;
     struct loop loops[3];
     unsigned nloops;
@@ -166,9 +165,9 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
         loops[2] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[2], 0), "z");
         loops[1] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[1], 0), "y");
         loops[0] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[0], 0), "x");
-        LLVMValueRef row = LLVMBuildAdd(
-            g.b, LLVMBuildMul(g.b, loops[2].var, LLVMConstInt(g.i64, size[1], 0), ""),
-            loops[1].var, "");
+        LLVMValueRef row =
+            LLVMBuildAdd(g.b, LLVMBuildMul(g.b, loops[2].var, LLVMConstInt(g.i64, size[1], 0), ""),
+                         loops[1].var, "");
         LLVMValueRef first = LLVMBuildAdd(
             g.b, LLVMBuildMul(g.b, row, LLVMConstInt(g.i64, size[0], 0), ""), loops[0].var, "");
         call_args[n + LANES_SG_FIRST] = first;
@@ -192,8 +191,8 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
         call_args[n + LANES_SG_LY] = LLVMBuildURem(g.b, rows, sy, "");
         call_args[n + LANES_SG_LZ] = LLVMBuildUDiv(g.b, rows, sy, "");
     }
-    call = LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args,
-                          n + LANES_SG_NUM_PARAMS, "");
+    call =
+        LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args, n + LANES_SG_NUM_PARAMS, "");
     if (coroutine)
         LLVMBuildStore(g.b, call, LLVMBuildInBoundsGEP2(g.b, g.ptr, handles, &index, 1, ""));
     unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
@@ -324,8 +323,8 @@ static void launcher_key(const struct lanes_program_module *module,
     uint64_t group[3];
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
-    const void *parts[] = {"launcher-3",     digest,          k->name,     spec->local_size,
-                           &spec->work_dim, &spec->width,    group,       &spec->small_ids};
+    const void *parts[] = {"launcher-3",    digest,       k->name, spec->local_size,
+                           &spec->work_dim, &spec->width, group,   &spec->small_ids};
     const size_t sizes[] = {10,
                             sizeof digest,
                             strlen(k->name),

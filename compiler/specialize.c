@@ -104,8 +104,9 @@ static LLVMValueRef lane_function(LLVMModuleRef m)
     /* Reads nothing and always gives the same lane: CSE may merge the calls. */
     add_fn_attr(f, "nounwind");
     add_fn_attr(f, "willreturn");
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("memory", 6), 0));
+    LLVMAddAttributeAtIndex(
+        f, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("memory", 6), 0));
     return f;
 }
 
@@ -294,8 +295,8 @@ static int lower_static_locals(LLVMModuleRef m, LLVMValueRef sg, const char *ker
         if (!base) {
             LLVMPositionBuilderBefore(b, entry);
             LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_LOCAL_MEM, 0);
-            LLVMValueRef slot = LLVMBuildInBoundsGEP2(
-                b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
+            LLVMValueRef slot =
+                LLVMBuildInBoundsGEP2(b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
             base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "local_mem");
         }
         unsigned align = LLVMGetAlignment(g);
@@ -410,8 +411,8 @@ static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
         if (!base) {
             LLVMPositionBuilderBefore(b, entry);
             LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_GLOBALS, 0);
-            LLVMValueRef slot = LLVMBuildInBoundsGEP2(
-                b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
+            LLVMValueRef slot =
+                LLVMBuildInBoundsGEP2(b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
             base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "globals");
             LLVMSetMetadata(base, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14),
                             LLVMMDNodeInContext(ctx, NULL, 0));

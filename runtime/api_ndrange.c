@@ -155,7 +155,8 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
     unsigned cuts = 0;
     for (unsigned d = 0; d < 3; d++) {
         spec.local_size[d] = local[d];
-        uint64_t size = d < work_dim ? global[d] : 1, start = d < work_dim && offset ? offset[d] : 0;
+        uint64_t size = d < work_dim ? global[d] : 1,
+                 start = d < work_dim && offset ? offset[d] : 0;
         spec.small_ids &= start <= INT32_MAX && size <= INT32_MAX - start;
         rest[d] = size % local[d];
         if (rest[d])
