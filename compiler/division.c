@@ -17,8 +17,8 @@ static LLVMValueRef splat(LLVMTypeRef t, LLVMValueRef scalar)
     if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
         return scalar;
     unsigned n = LLVMGetVectorSize(t);
-    LLVMValueRef elems[64];
-    for (unsigned i = 0; i < n && i < 64; i++)
+    LLVMValueRef elems[n];
+    for (unsigned i = 0; i < n; i++)
         elems[i] = scalar;
     return LLVMConstVector(elems, n);
 }
