@@ -60,7 +60,20 @@ bool lanes_is_barrier(LLVMValueRef i)
 static void split_at_barrier(struct coro *c, LLVMBasicBlockRef bb, LLVMValueRef i)
 {
     LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(c->ctx, bb, "before.barrier");
-    LLVMReplaceAllUsesWith(LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(pre));
+    /*
+     * Branches to bb now go to pre; phis keep naming bb, which stays the
+     * predecessor of its successors (and those of bb move to pre below).
+     */
+    LLVMValueRef target = LLVMBasicBlockAsValue(bb);
+    for (LLVMUseRef u = LLVMGetFirstUse(target), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(user))
+            continue;
+        for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(user); k++)
+            if (LLVMGetOperand(user, k) == target)
+                LLVMSetOperand(user, k, LLVMBasicBlockAsValue(pre));
+    }
     LLVMPositionBuilderAtEnd(c->b, pre);
     while (LLVMGetFirstInstruction(bb) != i) {
         LLVMValueRef j = LLVMGetFirstInstruction(bb);

@@ -15,6 +15,7 @@
 #include "sha256.h"
 #include "specialize.h"
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 #include <stdio.h>
@@ -279,6 +280,18 @@ static void *compile_launcher(const struct lanes_program_module *module,
         goto out;
     }
     LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, name);
+    char *invalid = NULL;
+    if (spec->width > 1 && LLVMVerifyModule(m, LLVMReturnStatusAction, &invalid)) {
+        /* The vectorizer's fault, not the kernel's: it runs at width 1 (lanes_launcher_build). */
+        char *nl = strchr(invalid, '\n');
+        if (nl)
+            *nl = 0;
+        *log = format("internal error: the vectorized kernel is not valid IR: %s%s\n", invalid, "");
+        *refused = true;
+        LLVMDisposeMessage(invalid);
+        goto out;
+    }
+    LLVMDisposeMessage(invalid);
     /* Only the launcher is needed from outside: everything else may go. */
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (f != launcher && !LLVMIsDeclaration(f))

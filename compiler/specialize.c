@@ -158,6 +158,19 @@ static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel, LLVMTypeR
     for (unsigned i = 0; i < n; i++)
         LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), LLVMGetParam(sg, i));
     LLVMDeleteFunction(kernel);
+    if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind) {
+        /* A coroutine-to-be: valid IR until compiler/coroutine.c replaces every return. */
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+            if (t && LLVMIsAReturnInst(t)) {
+                LLVMPositionBuilderBefore(b, t);
+                LLVMBuildRet(b, LLVMGetPoison(ret));
+                LLVMInstructionEraseFromParent(t);
+            }
+        }
+        LLVMDisposeBuilder(b);
+    }
     return sg;
 }
 

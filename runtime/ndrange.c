@@ -6,6 +6,7 @@
  * work-groups and commands.
  */
 #include "ndrange.h"
+#include "check.h"
 
 #include "../compiler/program.h"
 #include "event.h"
@@ -148,8 +149,10 @@ lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_
     if (e) {
         *e = (struct lanes_launcher_entry){program->launchers, kernel, *spec, fn};
         program->launchers = e;
-        if (log) /* why the kernel was not vectorized */
+        if (log) { /* why the kernel was not vectorized */
             append_log(program, log);
+            lanes_refuse(__func__, "width 1", log);
+        }
     } else {
         append_log(program, log ? log : "lanes: out of host memory for a launcher\n");
         fn = NULL;

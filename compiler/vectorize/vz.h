@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the vectorizer's analyses and transforms share (in the manner of
+ * RV's VectorizationInfo): the function being vectorized, the width, the
+ * shape of every value, and the maps of the widening.
+ */
+#ifndef LANES_COMPILER_VECTORIZE_VZ_H
+#define LANES_COMPILER_VECTORIZE_VZ_H
+
+#include "../launcher.h"
+#include "vz_cfg.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A map from LLVM objects (values, blocks) to 64-bit values: open addressing. */
+struct vz_map {
+    const void **keys;
+    uint64_t *vals;
+    size_t cap, count;
+};
+
+void vz_map_put(struct vz_map *m, const void *key, uint64_t val);
+bool vz_map_get(const struct vz_map *m, const void *key, uint64_t *val);
+void vz_map_free(struct vz_map *m);
+
+static inline void vz_map_put_value(struct vz_map *m, const void *key, LLVMValueRef v)
+{
+    vz_map_put(m, key, (uint64_t)(uintptr_t)v);
+}
+
+static inline LLVMValueRef vz_map_value(const struct vz_map *m, const void *key)
+{
+    uint64_t v;
+    return vz_map_get(m, key, &v) ? (LLVMValueRef)(uintptr_t)v : NULL;
+}
+
+/*
+ * The shape of a value across the lanes of a sub-group (RV's lattice):
+ * the same in all (uniform: stays scalar), lane i holding base + i * stride
+ * (contiguous; for pointers in bytes), or anything (varying: a vector).
+ */
+enum vz_kind { VZ_UNKNOWN, VZ_UNIFORM, VZ_CONTIGUOUS, VZ_VARYING };
+
+/* Contiguous integers whose lanes' values are base + i * stride with no wrap (signed, unsigned). */
+enum { VZ_EXACT_SIGNED = 1, VZ_EXACT_UNSIGNED = 2 };
+
+struct vz_shape {
+    enum vz_kind kind;
+    unsigned exact; /* VZ_EXACT_* bits, for contiguous integers */
+    int64_t stride;
+};
+
+/* Names the vectorizer gives meaning to in the scalar function it rewrites. */
+#define VZ_ANY_FUNCTION "__lanes.any"               /* i1 (i1): some active lane's value is true */
+#define VZ_BLOCK_MASK_FUNCTION "__lanes.block_mask" /* i1 (i1): marks a block's mask */
+
+struct vz {
+    LLVMModuleRef m;
+    LLVMContextRef ctx;
+    LLVMTargetDataRef td;
+    LLVMValueRef fn; /* the scalar sub-group function */
+    unsigned w;
+    const struct lanes_specialization *spec;
+    bool full;       /* every sub-group has W lanes: no entry mask */
+    bool linearized; /* divergent control flow was linearized: each block has a mask */
+    struct vz_map shapes;
+    char *why; /* the refusal, once one is found */
+
+    /* Widening. */
+    LLVMValueRef vfn;
+    LLVMBuilderRef b;
+    struct vz_map vals;      /* scalar value -> lane 0's scalar (uniform, contiguous) or the vector */
+    struct vz_map vecs;      /* contiguous scalar value -> its vector */
+    struct vz_map blocks;    /* scalar block -> its first block in vfn */
+    struct vz_map block_end; /* scalar block -> the vfn block its code ends in */
+    LLVMValueRef entry_mask; /* <W x i1>, NULL when every lane is active */
+    LLVMValueRef cur_mask;   /* the mask of the block being widened (NULL: every lane) */
+    LLVMTypeRef i1, i32, i64, ptr;
+};
+
+/* The shape of `v` (constants, globals and arguments are uniform). */
+struct vz_shape vz_shape_of(struct vz *v, LLVMValueRef value);
+void vz_set_shape(struct vz *v, LLVMValueRef value, struct vz_shape s);
+
+/* Computes the shape of every instruction of v->fn; -1 with v->why on an unsupported one. */
+int vz_shapes(struct vz *v);
+
+/* True when a conditional branch or switch of v->fn has a condition that is not uniform. */
+bool vz_divergent(struct vz *v);
+
+/* Rewrites v->fn so that its blocks run one after another under lane masks (vz_linearize.c). */
+int vz_linearize(struct vz *v);
+
+/* Builds v->vfn, the vector form of v->fn (vz_widen.c); -1 with v->why. */
+int vz_widen(struct vz *v);
+
+/* Records the first refusal: "<what> (in <where>)". */
+void vz_refuse(struct vz *v, LLVMValueRef where, const char *what);
+
+/* The function called by call instruction `i` if it is direct, else NULL; its name in *name. */
+LLVMValueRef vz_callee(LLVMValueRef i, const char **name);
+
+/* The distance between the lanes' copies of private variable `alloca` (its size, aligned). */
+uint64_t vz_alloca_stride(struct vz *v, LLVMValueRef alloca);
+
+/* True when call `i` reads and writes no memory: its result depends on its arguments only. */
+bool vz_pure_call(LLVMValueRef i);
+
+/*
+ * A return from v->fn built with `b`: `ret void`, or poison where the
+ * function returns the handle of a coroutine-to-be (compiler/coroutine.c
+ * replaces every return).
+ */
+void vz_build_return(struct vz *v, LLVMBuilderRef b);
+
+/* A declaration of `name` of type `t` in v->m (added when missing). */
+LLVMValueRef vz_function(struct vz *v, const char *name, LLVMTypeRef t);
+
+#endif

@@ -1,0 +1,1023 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Widening: the vector function, built instruction by instruction from
+ * the scalar one and the shapes. A uniform value stays the scalar it was;
+ * a contiguous one is lane 0's scalar plus, beside it, its vector (base +
+ * lane * stride); a varying one is a vector: <W x T> for a scalar T, and
+ * for aggregates the same aggregate of vectors (a float4 is four
+ * <W x float>, a struct a struct of vectors).
+ *
+ * Memory: a uniform address is one scalar access, a contiguous one of the
+ * access's size one vector access (masked when lanes may be off), any other
+ * a gather or scatter. Side effects the lanes cannot share (atomics, calls
+ * that touch memory) run once per active lane, in lane order.
+ */
+#include "vz.h"
+
+#include "../specialize.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The vector form of scalar type t (NULL when there is none). */
+static LLVMTypeRef vec_type(struct vz *v, LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+    case LLVMHalfTypeKind:
+    case LLVMBFloatTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMPointerTypeKind: return LLVMVectorType(t, v->w);
+    case LLVMVectorTypeKind: {
+        LLVMTypeRef e = vec_type(v, LLVMGetElementType(t));
+        return e ? LLVMArrayType2(e, LLVMGetVectorSize(t)) : NULL;
+    }
+    case LLVMArrayTypeKind: {
+        LLVMTypeRef e = vec_type(v, LLVMGetElementType(t));
+        return e ? LLVMArrayType2(e, LLVMGetArrayLength2(t)) : NULL;
+    }
+    case LLVMStructTypeKind: {
+        unsigned n = LLVMCountStructElementTypes(t);
+        LLVMTypeRef fields[n ? n : 1];
+        for (unsigned k = 0; k < n; k++)
+            if (!(fields[k] = vec_type(v, LLVMStructGetTypeAtIndex(t, k))))
+                return NULL;
+        return LLVMStructTypeInContext(v->ctx, fields, n, LLVMIsPackedStruct(t));
+    }
+    case LLVMVoidTypeKind: return LLVMVoidTypeInContext(v->ctx);
+    default: return NULL;
+    }
+}
+
+/* The number of components of an aggregate (vector types count their elements). */
+static unsigned components(LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMVectorTypeKind: return LLVMGetVectorSize(t);
+    case LLVMArrayTypeKind: return (unsigned)LLVMGetArrayLength2(t);
+    case LLVMStructTypeKind: return LLVMCountStructElementTypes(t);
+    default: return 0;
+    }
+}
+
+static LLVMTypeRef component_type(LLVMTypeRef t, unsigned k)
+{
+    return LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, k)
+                                                    : LLVMGetElementType(t);
+}
+
+static LLVMValueRef intrinsic(struct vz *v, const char *name, LLVMTypeRef *overloads, size_t n,
+                              LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(v->m, id, overloads, n);
+    return LLVMBuildCall2(v->b, LLVMIntrinsicGetType(v->ctx, id, overloads, n), f, args, nargs,
+                          "");
+}
+
+/* x in every lane (x of scalar type t, or an aggregate: the same aggregate of splats). */
+static LLVMValueRef splat(struct vz *v, LLVMValueRef x)
+{
+    LLVMTypeRef t = LLVMTypeOf(x);
+    unsigned n = components(t);
+    if (n) {
+        LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef c =
+                LLVMGetTypeKind(t) == LLVMVectorTypeKind
+                    ? LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, k, 0), "")
+                    : LLVMBuildExtractValue(v->b, x, k, "");
+            r = LLVMBuildInsertValue(v->b, r, splat(v, c), k, "");
+        }
+        return r;
+    }
+    if (LLVMIsAConstant(x) && !LLVMIsAConstantExpr(x)) {
+        LLVMValueRef elems[v->w];
+        for (unsigned l = 0; l < v->w; l++)
+            elems[l] = x;
+        return LLVMConstVector(elems, v->w);
+    }
+    LLVMValueRef one = LLVMBuildInsertElement(v->b, LLVMGetPoison(vec_type(v, t)), x,
+                                              LLVMConstInt(v->i32, 0, 0), "");
+    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(v->i32, v->w));
+    return LLVMBuildShuffleVector(v->b, one, LLVMGetPoison(LLVMTypeOf(one)), zeros, "");
+}
+
+/* <0, s, 2s, ...> of integer type t. */
+static LLVMValueRef iota(struct vz *v, LLVMTypeRef t, int64_t stride)
+{
+    LLVMValueRef elems[v->w];
+    for (unsigned l = 0; l < v->w; l++)
+        elems[l] = LLVMConstInt(t, (unsigned long long)(stride * (int64_t)l), 1);
+    return LLVMConstVector(elems, v->w);
+}
+
+/* Lane 0's value of contiguous `base` plus lane * stride, as a vector. */
+static LLVMValueRef progression(struct vz *v, LLVMValueRef base, int64_t stride)
+{
+    LLVMTypeRef t = LLVMTypeOf(base);
+    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
+        LLVMValueRef off = iota(v, v->i64, stride);
+        return LLVMBuildGEP2(v->b, LLVMInt8TypeInContext(v->ctx), base, &off, 1, "");
+    }
+    return LLVMBuildAdd(v->b, splat(v, base), iota(v, t, stride), "");
+}
+
+/* The scalar standing for `x` (uniform: its value; contiguous: lane 0's). */
+static LLVMValueRef scalar(struct vz *v, LLVMValueRef x)
+{
+    if (LLVMValueIsBasicBlock(x))
+        return LLVMBasicBlockAsValue((LLVMBasicBlockRef)(uintptr_t)vz_map_value(
+            &v->blocks, LLVMValueAsBasicBlock(x)));
+    if (LLVMIsAInstruction(x) || LLVMIsAArgument(x)) {
+        LLVMValueRef s = vz_map_value(&v->vals, x);
+        return s ? s : LLVMGetPoison(LLVMTypeOf(x)); /* unreachable code's values */
+    }
+    return x;
+}
+
+/* The vector form of `x`, whatever its shape (built where the builder is). */
+static LLVMValueRef vector(struct vz *v, LLVMValueRef x)
+{
+    struct vz_shape s = vz_shape_of(v, x);
+    if (s.kind == VZ_VARYING) {
+        LLVMValueRef r = vz_map_value(&v->vals, x);
+        return r ? r : LLVMGetPoison(vec_type(v, LLVMTypeOf(x)));
+    }
+    if (s.kind == VZ_CONTIGUOUS) {
+        LLVMValueRef r = vz_map_value(&v->vecs, x);
+        return r ? r : progression(v, scalar(v, x), s.stride);
+    }
+    return splat(v, scalar(v, x));
+}
+
+/* Lane l of `x` as a scalar of x's type. */
+static LLVMValueRef lane_of(struct vz *v, LLVMValueRef x, unsigned l)
+{
+    struct vz_shape s = vz_shape_of(v, x);
+    if (s.kind == VZ_UNIFORM || s.kind == VZ_UNKNOWN)
+        return scalar(v, x);
+    if (s.kind == VZ_CONTIGUOUS) {
+        LLVMValueRef base = scalar(v, x);
+        LLVMTypeRef t = LLVMTypeOf(base);
+        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
+            LLVMValueRef off = LLVMConstInt(v->i64, (unsigned long long)(s.stride * l), 1);
+            return LLVMBuildGEP2(v->b, LLVMInt8TypeInContext(v->ctx), base, &off, 1, "");
+        }
+        return LLVMBuildAdd(v->b, base, LLVMConstInt(t, (unsigned long long)(s.stride * l), 1),
+                            "");
+    }
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef vec = vector(v, x);
+    LLVMValueRef idx = LLVMConstInt(v->i32, l, 0);
+    unsigned n = components(t);
+    if (!n)
+        return LLVMBuildExtractElement(v->b, vec, idx, "");
+    /* Aggregates: lane l of each component, reassembled. */
+    LLVMValueRef r = LLVMGetPoison(t);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef c = LLVMBuildExtractValue(v->b, vec, k, "");
+        LLVMTypeRef ct = component_type(t, k);
+        LLVMValueRef e;
+        if (components(ct)) {
+            /* Nested aggregates: rare enough to go through a poison-initialized rebuild. */
+            e = LLVMGetPoison(ct);
+            for (unsigned j = 0; j < components(ct); j++) {
+                LLVMValueRef cj = LLVMBuildExtractValue(v->b, c, j, "");
+                LLVMValueRef ej = LLVMBuildExtractElement(v->b, cj, idx, "");
+                e = LLVMGetTypeKind(ct) == LLVMVectorTypeKind
+                        ? LLVMBuildInsertElement(v->b, e, ej, LLVMConstInt(v->i32, j, 0), "")
+                        : LLVMBuildInsertValue(v->b, e, ej, j, "");
+            }
+        } else {
+            e = LLVMBuildExtractElement(v->b, c, idx, "");
+        }
+        r = LLVMGetTypeKind(t) == LLVMVectorTypeKind
+                ? LLVMBuildInsertElement(v->b, r, e, LLVMConstInt(v->i32, k, 0), "")
+                : LLVMBuildInsertValue(v->b, r, e, k, "");
+    }
+    return r;
+}
+
+/* `vec` (a vector form of type t's) with lane l set to scalar `x`. */
+static LLVMValueRef set_lane(struct vz *v, LLVMValueRef vec, LLVMTypeRef t, unsigned l,
+                             LLVMValueRef x)
+{
+    LLVMValueRef idx = LLVMConstInt(v->i32, l, 0);
+    unsigned n = components(t);
+    if (!n)
+        return LLVMBuildInsertElement(v->b, vec, x, idx, "");
+    for (unsigned k = 0; k < n; k++) {
+        LLVMTypeRef ct = component_type(t, k);
+        LLVMValueRef xk = LLVMGetTypeKind(t) == LLVMVectorTypeKind
+                              ? LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, k, 0), "")
+                              : LLVMBuildExtractValue(v->b, x, k, "");
+        LLVMValueRef ck = LLVMBuildExtractValue(v->b, vec, k, "");
+        vec = LLVMBuildInsertValue(v->b, vec, set_lane(v, ck, ct, l, xk), k, "");
+    }
+    return vec;
+}
+
+/* The lanes the current block runs under (NULL: all of them). */
+static LLVMValueRef mask(struct vz *v)
+{
+    return v->cur_mask;
+}
+
+/* True when some lane of `m` is on (m NULL: true). */
+static LLVMValueRef any(struct vz *v, LLVMValueRef m)
+{
+    if (!m)
+        return LLVMConstInt(v->i1, 1, 0);
+    LLVMTypeRef t = LLVMTypeOf(m);
+    return intrinsic(v, "llvm.vector.reduce.or", &t, 1, &m, 1);
+}
+
+/* A new block of the vector function; the builder moves there. */
+static LLVMBasicBlockRef new_block(struct vz *v, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(v->ctx, v->vfn, name);
+}
+
+/*
+ * Runs what `body` builds only when `cond` holds; returns the value it
+ * built (or `otherwise` when it did not run) as a phi.
+ */
+struct guard {
+    LLVMBasicBlockRef from, then, join;
+};
+
+static struct guard guard_begin(struct vz *v, LLVMValueRef cond)
+{
+    struct guard g = {LLVMGetInsertBlock(v->b), new_block(v, "vz.then"), new_block(v, "vz.join")};
+    LLVMBuildCondBr(v->b, cond, g.then, g.join);
+    LLVMPositionBuilderAtEnd(v->b, g.then);
+    return g;
+}
+
+static LLVMValueRef guard_end(struct vz *v, struct guard *g, LLVMValueRef value,
+                              LLVMValueRef otherwise)
+{
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(v->b);
+    LLVMBuildBr(v->b, g->join);
+    LLVMPositionBuilderAtEnd(v->b, g->join);
+    if (!value)
+        return NULL;
+    LLVMValueRef phi = LLVMBuildPhi(v->b, LLVMTypeOf(value), "");
+    LLVMValueRef vals[2] = {value, otherwise};
+    LLVMBasicBlockRef blocks[2] = {end, g->from};
+    LLVMAddIncoming(phi, vals, blocks, 2);
+    return phi;
+}
+
+/* A copy of scalar instruction `i` with its operands replaced by lane l's (l < 0: the scalars). */
+static LLVMValueRef clone_with(struct vz *v, LLVMValueRef i, int l)
+{
+    LLVMValueRef c = LLVMInstructionClone(i);
+    int n = LLVMGetNumOperands(i);
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
+        LLVMSetOperand(c, (unsigned)k, l < 0 ? scalar(v, op) : lane_of(v, op, (unsigned)l));
+    }
+    LLVMInsertIntoBuilder(v->b, c);
+    return c;
+}
+
+/*
+ * Runs `i` once per lane in lane order, each with its own operands; only
+ * the active lanes when `masked`. Returns the lanes' results as a vector.
+ */
+static LLVMValueRef per_lane(struct vz *v, LLVMValueRef i, bool masked)
+{
+    LLVMTypeRef t = LLVMTypeOf(i);
+    bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
+    LLVMValueRef r = has_value ? LLVMGetPoison(vec_type(v, t)) : NULL;
+    LLVMValueRef m = masked ? mask(v) : NULL;
+    for (unsigned l = 0; l < v->w; l++) {
+        struct guard g;
+        if (m)
+            g = guard_begin(v, LLVMBuildExtractElement(v->b, m, LLVMConstInt(v->i32, l, 0), ""));
+        LLVMValueRef x = clone_with(v, i, (int)l);
+        LLVMValueRef now = has_value ? set_lane(v, r, t, l, x) : NULL;
+        r = m ? guard_end(v, &g, now, r) : now;
+    }
+    return r;
+}
+
+/* Strips what could turn lane 0's value into poison when lane 0 is off (linearized code). */
+static void drop_poison_flags(LLVMValueRef c)
+{
+    switch (LLVMGetInstructionOpcode(c)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+        LLVMSetNSW(c, 0);
+        LLVMSetNUW(c, 0);
+        break;
+    case LLVMGetElementPtr: LLVMSetIsInBounds(c, 0); break;
+    case LLVMZExt: LLVMSetNNeg(c, 0); break;
+    default: break;
+    }
+}
+
+static void copy_flags(LLVMValueRef from, LLVMValueRef to)
+{
+    if (!LLVMIsAInstruction(to))
+        return;
+    switch (LLVMGetInstructionOpcode(from)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+        LLVMSetNSW(to, LLVMGetNSW(from));
+        LLVMSetNUW(to, LLVMGetNUW(from));
+        break;
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMLShr:
+    case LLVMAShr: LLVMSetExact(to, LLVMGetExact(from)); break;
+    default: break;
+    }
+    if (LLVMCanValueUseFastMathFlags(from) && LLVMCanValueUseFastMathFlags(to))
+        LLVMSetFastMathFlags(to, LLVMGetFastMathFlags(from));
+}
+
+/*
+ * A divisor that cannot trap in any lane: frozen (an inactive lane's may be
+ * poison), 1 where it is 0, where x / d overflows, or where the lane is off.
+ */
+static LLVMValueRef safe_divisor(struct vz *v, LLVMOpcode op, LLVMValueRef x, LLVMValueRef d,
+                                 LLVMValueRef m)
+{
+    LLVMTypeRef t = LLVMTypeOf(d);
+    bool vec = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+    LLVMTypeRef e = vec ? LLVMGetElementType(t) : t;
+    /* A constant divisor of neither 0 nor -1 is safe as it is (compiler/division.c). */
+    LLVMValueRef c = vec && LLVMIsAConstant(d) ? LLVMGetAggregateElement(d, 0) : d;
+    bool same = !vec || (LLVMIsAConstant(d) && LLVMIsAConstantInt(c) &&
+                         LLVMIsAConstantDataVector(d) && LLVMIsAConstantInt(c));
+    for (unsigned l = 1; vec && same && l < v->w; l++)
+        same = LLVMGetAggregateElement(d, l) == c;
+    if (same && c && LLVMIsAConstantInt(c) && !LLVMIsNull(c) &&
+        (op == LLVMUDiv || op == LLVMURem || LLVMConstIntGetSExtValue(c) != -1))
+        return d;
+    d = LLVMBuildFreeze(v->b, d, "");
+    LLVMValueRef one = LLVMConstInt(e, 1, 0), zero = LLVMConstNull(t);
+    LLVMValueRef bad = LLVMBuildICmp(v->b, LLVMIntEQ, d, zero, "");
+    if (op == LLVMSDiv || op == LLVMSRem) {
+        unsigned bits = LLVMGetIntTypeWidth(e);
+        LLVMValueRef min = LLVMConstInt(e, 1ull << (bits - 1), 0), minus = LLVMConstAllOnes(e);
+        if (vec) {
+            min = splat(v, min);
+            minus = splat(v, minus);
+        }
+        LLVMValueRef o = LLVMBuildAnd(v->b, LLVMBuildICmp(v->b, LLVMIntEQ, d, minus, ""),
+                                      LLVMBuildICmp(v->b, LLVMIntEQ, LLVMBuildFreeze(v->b, x, ""),
+                                                    min, ""),
+                                      "");
+        bad = LLVMBuildOr(v->b, bad, o, "");
+    }
+    if (m && vec)
+        bad = LLVMBuildOr(v->b, bad, LLVMBuildNot(v->b, m, ""), "");
+    return LLVMBuildSelect(v->b, bad, vec ? splat(v, one) : one, d, "safe.divisor");
+}
+
+static bool is_cast(LLVMOpcode op)
+{
+    return (op >= LLVMTrunc && op <= LLVMBitCast) || op == LLVMAddrSpaceCast;
+}
+
+static bool is_division(LLVMOpcode op)
+{
+    return op == LLVMUDiv || op == LLVMSDiv || op == LLVMURem || op == LLVMSRem;
+}
+
+/* An elementwise instruction on vectors: built on each component of aggregates. */
+static LLVMValueRef elementwise(struct vz *v, LLVMValueRef i, LLVMValueRef *ops, unsigned n,
+                                LLVMTypeRef t);
+
+static LLVMValueRef elementwise_one(struct vz *v, LLVMValueRef i, LLVMValueRef *ops,
+                                    LLVMTypeRef vt)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    LLVMValueRef r;
+    if (op >= LLVMAdd && op <= LLVMXor) {
+        LLVMValueRef d = ops[1];
+        if (is_division(op))
+            d = safe_divisor(v, op, ops[0], d, mask(v));
+        r = LLVMBuildBinOp(v->b, op, ops[0], d, "");
+    } else if (op == LLVMFNeg) {
+        r = LLVMBuildFNeg(v->b, ops[0], "");
+    } else if (is_cast(op)) {
+        r = LLVMBuildCast(v->b, op, ops[0], vt, "");
+        if (op == LLVMZExt)
+            LLVMSetNNeg(r, LLVMGetNNeg(i));
+    } else if (op == LLVMICmp) {
+        r = LLVMBuildICmp(v->b, LLVMGetICmpPredicate(i), ops[0], ops[1], "");
+    } else if (op == LLVMFCmp) {
+        r = LLVMBuildFCmp(v->b, LLVMGetFCmpPredicate(i), ops[0], ops[1], "");
+    } else if (op == LLVMSelect) {
+        r = LLVMBuildSelect(v->b, ops[0], ops[1], ops[2], "");
+    } else { /* LLVMFreeze */
+        r = LLVMBuildFreeze(v->b, ops[0], "");
+    }
+    copy_flags(i, r);
+    return r;
+}
+
+static LLVMValueRef elementwise(struct vz *v, LLVMValueRef i, LLVMValueRef *ops, unsigned n,
+                                LLVMTypeRef t)
+{
+    LLVMTypeRef vt = vec_type(v, t);
+    unsigned count = components(t);
+    if (!count)
+        return elementwise_one(v, i, ops, vt);
+    LLVMValueRef r = LLVMGetPoison(vt);
+    for (unsigned k = 0; k < count; k++) {
+        LLVMValueRef parts[3];
+        for (unsigned j = 0; j < n; j++)
+            parts[j] = LLVMGetTypeKind(LLVMTypeOf(ops[j])) == LLVMArrayTypeKind
+                           ? LLVMBuildExtractValue(v->b, ops[j], k, "")
+                           : ops[j]; /* a select's one condition for every component */
+        r = LLVMBuildInsertValue(v->b, r, elementwise(v, i, parts, n, component_type(t, k)), k, "");
+    }
+    return r;
+}
+
+/* Scalar type t's accesses: bytes of memory per lane, when it has no padding bits. */
+static bool plain_scalar(struct vz *v, LLVMTypeRef t)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k == LLVMVectorTypeKind || k == LLVMArrayTypeKind || k == LLVMStructTypeKind)
+        return false;
+    return LLVMSizeOfTypeInBits(v->td, t) == 8 * LLVMStoreSizeOfType(v->td, t);
+}
+
+static LLVMValueRef all_ones(struct vz *v)
+{
+    return splat(v, LLVMConstInt(v->i1, 1, 0));
+}
+
+/* A gather of scalar type t from the pointers `ptrs` under mask m. */
+static LLVMValueRef gather(struct vz *v, LLVMTypeRef t, LLVMValueRef ptrs, unsigned align,
+                           LLVMValueRef m)
+{
+    LLVMTypeRef vt = LLVMVectorType(t, v->w);
+    LLVMTypeRef over[2] = {vt, LLVMTypeOf(ptrs)};
+    LLVMValueRef args[4] = {ptrs, LLVMConstInt(v->i32, align, 0), m ? m : all_ones(v),
+                            LLVMGetPoison(vt)};
+    return intrinsic(v, "llvm.masked.gather", over, 2, args, 4);
+}
+
+static void scatter(struct vz *v, LLVMValueRef val, LLVMValueRef ptrs, unsigned align,
+                    LLVMValueRef m)
+{
+    LLVMTypeRef over[2] = {LLVMTypeOf(val), LLVMTypeOf(ptrs)};
+    LLVMValueRef args[4] = {val, ptrs, LLVMConstInt(v->i32, align, 0), m ? m : all_ones(v)};
+    intrinsic(v, "llvm.masked.scatter", over, 2, args, 4);
+}
+
+/* The pointers to component k (of type `elem`) of what each lane's `ptrs` points at. */
+static LLVMValueRef component_ptrs(struct vz *v, LLVMValueRef ptrs, LLVMTypeRef agg, unsigned k)
+{
+    unsigned long long off = LLVMGetTypeKind(agg) == LLVMStructTypeKind
+                                 ? LLVMOffsetOfElement(v->td, agg, k)
+                                 : k * LLVMABISizeOfType(v->td, LLVMGetElementType(agg));
+    LLVMValueRef o = LLVMConstInt(v->i64, off, 0);
+    return LLVMBuildGEP2(v->b, LLVMInt8TypeInContext(v->ctx), ptrs, &o, 1, "");
+}
+
+/* Gathers of a value of type t (aggregates component by component). */
+static LLVMValueRef gather_any(struct vz *v, LLVMTypeRef t, LLVMValueRef ptrs, unsigned align,
+                               LLVMValueRef m)
+{
+    unsigned n = components(t);
+    if (!n)
+        return gather(v, t, ptrs, align, m);
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
+    for (unsigned k = 0; k < n; k++) {
+        LLVMTypeRef ct = component_type(t, k);
+        LLVMValueRef c = gather_any(v, ct, component_ptrs(v, ptrs, t, k), 1, m);
+        r = LLVMBuildInsertValue(v->b, r, c, k, "");
+    }
+    return r;
+}
+
+static void scatter_any(struct vz *v, LLVMTypeRef t, LLVMValueRef val, LLVMValueRef ptrs,
+                        unsigned align, LLVMValueRef m)
+{
+    unsigned n = components(t);
+    if (!n) {
+        scatter(v, val, ptrs, align, m);
+        return;
+    }
+    for (unsigned k = 0; k < n; k++)
+        scatter_any(v, component_type(t, k), LLVMBuildExtractValue(v->b, val, k, ""),
+                    component_ptrs(v, ptrs, t, k), 1, m);
+}
+
+static unsigned alignment(LLVMValueRef i)
+{
+    unsigned a = LLVMGetAlignment(i);
+    return a ? a : 1;
+}
+
+/* A load of a uniform, contiguous or varying address. */
+static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
+{
+    LLVMValueRef addr = LLVMGetOperand(i, 0);
+    struct vz_shape a = vz_shape_of(v, addr);
+    LLVMTypeRef t = LLVMTypeOf(i);
+    if (LLVMGetVolatile(i) || LLVMGetOrdering(i))
+        return per_lane(v, i, true);
+    if (a.kind == VZ_UNIFORM) {
+        if (!v->linearized)
+            return clone_with(v, i, -1);
+        /* In linearized code the block may run with no lane active: then the address may be bad. */
+        struct guard g = guard_begin(v, any(v, mask(v)));
+        LLVMValueRef x = clone_with(v, i, -1);
+        return guard_end(v, &g, x, LLVMGetPoison(t));
+    }
+    LLVMValueRef m = mask(v);
+    if (a.kind == VZ_CONTIGUOUS && plain_scalar(v, t) &&
+        a.stride == (int64_t)LLVMStoreSizeOfType(v->td, t)) {
+        LLVMValueRef p = scalar(v, addr);
+        LLVMTypeRef vt = LLVMVectorType(t, v->w);
+        if (!m) {
+            LLVMValueRef x = LLVMBuildLoad2(v->b, vt, p, "");
+            LLVMSetAlignment(x, alignment(i));
+            return x;
+        }
+        LLVMTypeRef over[2] = {vt, LLVMTypeOf(p)};
+        LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, alignment(i), 0), m, LLVMGetPoison(vt)};
+        return intrinsic(v, "llvm.masked.load", over, 2, args, 4);
+    }
+    if (LLVMGetTypeKind(t) == LLVMStructTypeKind)
+        return per_lane(v, i, true);
+    return gather_any(v, t, vector(v, addr), alignment(i), m);
+}
+
+/* The index of the last active lane of m (m NULL: the last lane). */
+static LLVMValueRef last_lane(struct vz *v, LLVMValueRef m)
+{
+    if (!m)
+        return LLVMConstInt(v->i32, v->w - 1, 0);
+    LLVMTypeRef bits = LLVMIntTypeInContext(v->ctx, v->w);
+    LLVMValueRef b = LLVMBuildBitCast(v->b, m, bits, "");
+    LLVMValueRef args[2] = {b, LLVMConstInt(v->i1, 0, 0)};
+    LLVMValueRef lz = intrinsic(v, "llvm.ctlz", &bits, 1, args, 2);
+    LLVMValueRef idx = LLVMBuildSub(v->b, LLVMConstInt(bits, v->w - 1, 0), lz, "");
+    return LLVMBuildZExtOrBitCast(v->b, idx, v->i32, "");
+}
+
+static void widen_store(struct vz *v, LLVMValueRef i)
+{
+    LLVMValueRef val = LLVMGetOperand(i, 0), addr = LLVMGetOperand(i, 1);
+    struct vz_shape a = vz_shape_of(v, addr), s = vz_shape_of(v, val);
+    LLVMTypeRef t = LLVMTypeOf(val);
+    LLVMValueRef m = mask(v);
+    if (LLVMGetVolatile(i) || LLVMGetOrdering(i)) {
+        per_lane(v, i, true);
+        return;
+    }
+    if (a.kind == VZ_UNIFORM) {
+        /* Every active lane stores there: the last one's value stays. */
+        struct guard g;
+        if (v->linearized)
+            g = guard_begin(v, any(v, m));
+        if (s.kind == VZ_UNIFORM) {
+            clone_with(v, i, -1);
+        } else {
+            if (components(t)) {
+                /* Aggregates: stored lane after lane, so that the last one's stays. */
+                per_lane(v, i, true);
+            } else {
+                LLVMValueRef x =
+                    LLVMBuildExtractElement(v->b, vector(v, val), last_lane(v, m), "");
+                LLVMValueRef st = LLVMBuildStore(v->b, x, scalar(v, addr));
+                LLVMSetAlignment(st, alignment(i));
+            }
+        }
+        if (v->linearized)
+            guard_end(v, &g, NULL, NULL);
+        return;
+    }
+    if (a.kind == VZ_CONTIGUOUS && plain_scalar(v, t) &&
+        a.stride == (int64_t)LLVMStoreSizeOfType(v->td, t)) {
+        LLVMValueRef p = scalar(v, addr), x = vector(v, val);
+        if (!m) {
+            LLVMValueRef st = LLVMBuildStore(v->b, x, p);
+            LLVMSetAlignment(st, alignment(i));
+            return;
+        }
+        LLVMTypeRef over[2] = {LLVMTypeOf(x), LLVMTypeOf(p)};
+        LLVMValueRef args[4] = {x, p, LLVMConstInt(v->i32, alignment(i), 0), m};
+        intrinsic(v, "llvm.masked.store", over, 2, args, 4);
+        return;
+    }
+    if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+        per_lane(v, i, true);
+        return;
+    }
+    scatter_any(v, t, vector(v, val), vector(v, addr), alignment(i), m);
+}
+
+/* Intrinsics that apply elementwise to vectors of their overloaded type. */
+static bool elementwise_intrinsic(const char *name)
+{
+    static const char *names[] = {
+        "llvm.fabs.",      "llvm.sqrt.",     "llvm.fma.",      "llvm.fmuladd.",  "llvm.minnum.",
+        "llvm.maxnum.",    "llvm.minimum.",  "llvm.maximum.",  "llvm.copysign.", "llvm.floor.",
+        "llvm.ceil.",      "llvm.trunc.",    "llvm.rint.",     "llvm.nearbyint.", "llvm.round.",
+        "llvm.roundeven.", "llvm.smin.",     "llvm.smax.",     "llvm.umin.",     "llvm.umax.",
+        "llvm.abs.",       "llvm.ctpop.",    "llvm.ctlz.",     "llvm.cttz.",     "llvm.bitreverse.",
+        "llvm.bswap.",     "llvm.fshl.",     "llvm.fshr.",     "llvm.sadd.sat.", "llvm.uadd.sat.",
+        "llvm.ssub.sat.",  "llvm.usub.sat.", "llvm.canonicalize."};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (strncmp(name, names[k], strlen(names[k])) == 0)
+            return true;
+    return false;
+}
+
+/* A call of an elementwise intrinsic: the same intrinsic on vectors (per component of aggregates). */
+static LLVMValueRef widen_intrinsic(struct vz *v, LLVMValueRef i, LLVMValueRef f)
+{
+    LLVMTypeRef t = LLVMTypeOf(i);
+    unsigned n = (unsigned)LLVMGetNumArgOperands(i);
+    unsigned id = LLVMGetIntrinsicID(f);
+    unsigned count = components(t);
+    LLVMTypeRef et = count ? LLVMGetElementType(t) : t;
+    LLVMTypeRef vt = LLVMVectorType(et, v->w);
+    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(v->m, id, &vt, 1);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(v->ctx, id, &vt, 1);
+    LLVMValueRef args[n ? n : 1], whole[n ? n : 1];
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        whole[k] = LLVMTypeOf(op) == t ? vector(v, op) : scalar(v, op);
+    }
+    if (!count) {
+        for (unsigned k = 0; k < n; k++)
+            args[k] = whole[k];
+        LLVMValueRef r = LLVMBuildCall2(v->b, ft, decl, args, n, "");
+        copy_flags(i, r);
+        return r;
+    }
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
+    for (unsigned c = 0; c < count; c++) {
+        for (unsigned k = 0; k < n; k++)
+            args[k] = LLVMTypeOf(LLVMGetOperand(i, k)) == t
+                          ? LLVMBuildExtractValue(v->b, whole[k], c, "")
+                          : whole[k];
+        LLVMValueRef x = LLVMBuildCall2(v->b, ft, decl, args, n, "");
+        copy_flags(i, x);
+        r = LLVMBuildInsertValue(v->b, r, x, c, "");
+    }
+    return r;
+}
+
+/* True when the call's operands that are not of its result type are uniform. */
+static bool other_operands_uniform(struct vz *v, LLVMValueRef i)
+{
+    unsigned n = (unsigned)LLVMGetNumArgOperands(i);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        if (LLVMTypeOf(op) != LLVMTypeOf(i) && vz_shape_of(v, op).kind != VZ_UNIFORM)
+            return false;
+    }
+    return true;
+}
+
+static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
+{
+    const char *name;
+    LLVMValueRef f = vz_callee(i, &name);
+    if (strcmp(name, VZ_ANY_FUNCTION) == 0) {
+        LLVMValueRef x = LLVMGetOperand(i, 0);
+        return vz_shape_of(v, x).kind == VZ_UNIFORM ? scalar(v, x) : any(v, vector(v, x));
+    }
+    if (lanes_is_barrier(i))
+        return clone_with(v, i, -1); /* once for the sub-group */
+    if (LLVMGetIntrinsicID(f) && elementwise_intrinsic(name) && other_operands_uniform(v, i))
+        return widen_intrinsic(v, i, f);
+    if (strncmp(name, "llvm.lifetime.", 14) == 0 || strncmp(name, "llvm.dbg.", 9) == 0 ||
+        strcmp(name, "llvm.assume") == 0 || strncmp(name, "llvm.experimental.noalias", 25) == 0)
+        return NULL; /* hints about one lane's memory: dropped */
+    return per_lane(v, i, !vz_pure_call(i));
+}
+
+/* extractelement, insertelement and shufflevector on a varying vector (an array of vectors). */
+static LLVMValueRef widen_vector_op(struct vz *v, LLVMValueRef i)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    LLVMValueRef agg = vector(v, LLVMGetOperand(i, 0));
+    LLVMTypeRef st = LLVMTypeOf(LLVMGetOperand(i, 0));
+    unsigned n = LLVMGetVectorSize(st);
+    if (op == LLVMExtractElement) {
+        LLVMValueRef idx = LLVMGetOperand(i, 1);
+        if (LLVMIsAConstantInt(idx)) {
+            unsigned long long k = LLVMConstIntGetZExtValue(idx);
+            return k < n ? LLVMBuildExtractValue(v->b, agg, (unsigned)k, "")
+                         : LLVMGetPoison(vec_type(v, LLVMTypeOf(i)));
+        }
+        LLVMValueRef vi = vector(v, idx), r = LLVMGetPoison(vec_type(v, LLVMTypeOf(i)));
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef is = LLVMBuildICmp(
+                v->b, LLVMIntEQ, vi, splat(v, LLVMConstInt(LLVMTypeOf(idx), k, 0)), "");
+            r = LLVMBuildSelect(v->b, is, LLVMBuildExtractValue(v->b, agg, k, ""), r, "");
+        }
+        return r;
+    }
+    if (op == LLVMInsertElement) {
+        LLVMValueRef x = vector(v, LLVMGetOperand(i, 1)), idx = LLVMGetOperand(i, 2);
+        if (LLVMIsAConstantInt(idx)) {
+            unsigned long long k = LLVMConstIntGetZExtValue(idx);
+            return k < n ? LLVMBuildInsertValue(v->b, agg, x, (unsigned)k, "") : agg;
+        }
+        LLVMValueRef vi = vector(v, idx);
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef is = LLVMBuildICmp(
+                v->b, LLVMIntEQ, vi, splat(v, LLVMConstInt(LLVMTypeOf(idx), k, 0)), "");
+            LLVMValueRef old = LLVMBuildExtractValue(v->b, agg, k, "");
+            agg = LLVMBuildInsertValue(v->b, agg, LLVMBuildSelect(v->b, is, x, old, ""), k, "");
+        }
+        return agg;
+    }
+    /* shufflevector with its constant mask. */
+    LLVMValueRef other = vector(v, LLVMGetOperand(i, 1));
+    unsigned out = LLVMGetNumMaskElements(i);
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, LLVMTypeOf(i)));
+    for (unsigned k = 0; k < out; k++) {
+        int e = LLVMGetMaskValue(i, k);
+        if (e < 0)
+            continue;
+        LLVMValueRef c = (unsigned)e < n ? LLVMBuildExtractValue(v->b, agg, (unsigned)e, "")
+                                         : LLVMBuildExtractValue(v->b, other, (unsigned)e - n, "");
+        r = LLVMBuildInsertValue(v->b, r, c, k, "");
+    }
+    return r;
+}
+
+/* The vector form of a varying instruction. */
+static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    switch (op) {
+    case LLVMLoad: return widen_load(v, i);
+    case LLVMStore: widen_store(v, i); return NULL;
+    case LLVMCall: return widen_call(v, i);
+    case LLVMAtomicRMW:
+    case LLVMAtomicCmpXchg: return per_lane(v, i, true);
+    case LLVMGetElementPtr: {
+        unsigned n = (unsigned)LLVMGetNumOperands(i);
+        LLVMValueRef ops[n];
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef o = LLVMGetOperand(i, k);
+            /* Struct field numbers stay constants; the rest go vector. */
+            ops[k] = vz_shape_of(v, o).kind == VZ_UNIFORM && (k > 0 || LLVMIsAConstant(o))
+                         ? scalar(v, o)
+                         : vector(v, o);
+        }
+        if (LLVMGetTypeKind(LLVMTypeOf(ops[0])) != LLVMVectorTypeKind)
+            ops[0] = vector(v, LLVMGetOperand(i, 0));
+        LLVMValueRef r =
+            LLVMBuildGEP2(v->b, LLVMGetGEPSourceElementType(i), ops[0], ops + 1, n - 1, "");
+        LLVMSetIsInBounds(r, LLVMIsInBounds(i));
+        return r;
+    }
+    case LLVMExtractValue: {
+        LLVMValueRef agg = vector(v, LLVMGetOperand(i, 0));
+        unsigned n = LLVMGetNumIndices(i);
+        const unsigned *idx = LLVMGetIndices(i);
+        for (unsigned k = 0; k < n; k++)
+            agg = LLVMBuildExtractValue(v->b, agg, idx[k], "");
+        return agg;
+    }
+    case LLVMInsertValue: {
+        /* Rebuilt from the innermost aggregate out. */
+        unsigned n = LLVMGetNumIndices(i);
+        const unsigned *idx = LLVMGetIndices(i);
+        LLVMValueRef path[n + 1];
+        path[0] = vector(v, LLVMGetOperand(i, 0));
+        for (unsigned k = 0; k + 1 < n; k++)
+            path[k + 1] = LLVMBuildExtractValue(v->b, path[k], idx[k], "");
+        LLVMValueRef x = vector(v, LLVMGetOperand(i, 1));
+        for (unsigned k = n; k-- > 0;)
+            x = LLVMBuildInsertValue(v->b, path[k], x, idx[k], "");
+        return x;
+    }
+    case LLVMExtractElement:
+    case LLVMInsertElement:
+    case LLVMShuffleVector: return widen_vector_op(v, i);
+    case LLVMAlloca: return NULL; /* contiguous: not here */
+    case LLVMBitCast:
+        /* Between types of other shapes (a float2 as a double): lane by lane. */
+        if (components(LLVMTypeOf(i)) != components(LLVMTypeOf(LLVMGetOperand(i, 0))))
+            return per_lane(v, i, false);
+        break;
+    default: break;
+    }
+    if ((op >= LLVMAdd && op <= LLVMXor) || op == LLVMFNeg ||
+        is_cast(op) || op == LLVMICmp || op == LLVMFCmp ||
+        op == LLVMSelect || op == LLVMFreeze) {
+        unsigned n = (unsigned)LLVMGetNumOperands(i);
+        LLVMValueRef ops[3];
+        for (unsigned k = 0; k < n && k < 3; k++) {
+            LLVMValueRef o = LLVMGetOperand(i, k);
+            /* A select on a uniform condition keeps it scalar. */
+            ops[k] = op == LLVMSelect && k == 0 && vz_shape_of(v, o).kind == VZ_UNIFORM &&
+                             LLVMGetTypeKind(LLVMTypeOf(o)) != LLVMVectorTypeKind
+                         ? scalar(v, o)
+                         : vector(v, o);
+        }
+        return elementwise(v, i, ops, n, LLVMTypeOf(i));
+    }
+    vz_refuse(v, i, "an instruction the widening does not know");
+    return NULL;
+}
+
+/* The scalar copy of a uniform or contiguous instruction (lane 0's computation). */
+static LLVMValueRef widen_scalar(struct vz *v, LLVMValueRef i, struct vz_shape s)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMCall) {
+        const char *name;
+        vz_callee(i, &name);
+        if (strcmp(name, LANES_LANE_FUNCTION) == 0)
+            return LLVMConstNull(LLVMTypeOf(i));
+        if (strcmp(name, VZ_ANY_FUNCTION) == 0)
+            return widen_call(v, i);
+    }
+    if (op == LLVMAlloca) {
+        /* W copies side by side: lane l's at l * stride. */
+        LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(v->ctx), (uint64_t)s.stride * v->w);
+        LLVMValueRef a = LLVMBuildAlloca(v->b, t, "");
+        unsigned align = LLVMGetAlignment(i);
+        LLVMSetAlignment(a, align > 16 ? align : 16);
+        return a;
+    }
+    if (op == LLVMStore) {
+        widen_store(v, i);
+        return NULL;
+    }
+    if (op == LLVMLoad)
+        return widen_load(v, i);
+    if (is_division(op) && v->linearized) {
+        /* The block may run with no lane active: its operands may be poison. */
+        LLVMValueRef x = scalar(v, LLVMGetOperand(i, 0));
+        LLVMValueRef d = safe_divisor(v, op, x, scalar(v, LLVMGetOperand(i, 1)), NULL);
+        LLVMValueRef r = LLVMBuildBinOp(v->b, op, x, d, "");
+        return r;
+    }
+    LLVMValueRef c = clone_with(v, i, -1);
+    if (s.kind == VZ_CONTIGUOUS && v->linearized)
+        drop_poison_flags(c);
+    return c;
+}
+
+/* Widens instruction i of the scalar function where the builder is. */
+static void widen_instruction(struct vz *v, LLVMValueRef i)
+{
+    struct vz_shape s = vz_shape_of(v, i);
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMPHI) {
+        LLVMTypeRef t = s.kind == VZ_VARYING ? vec_type(v, LLVMTypeOf(i)) : LLVMTypeOf(i);
+        LLVMValueRef phi = LLVMBuildPhi(v->b, t, "");
+        vz_map_put_value(&v->vals, i, phi);
+        return; /* a contiguous phi's vector comes after the block's phis (vz_widen) */
+    }
+    if (LLVMIsATerminatorInst(i)) {
+        if (op == LLVMRet) {
+            vz_build_return(v, v->b);
+            return;
+        }
+        clone_with(v, i, -1);
+        return;
+    }
+    if (s.kind == VZ_UNKNOWN)
+        s.kind = VZ_UNIFORM; /* never reached */
+    const char *name;
+    if (op == LLVMCall && vz_callee(i, &name) && strcmp(name, VZ_BLOCK_MASK_FUNCTION) == 0) {
+        /* The lanes this block runs under (vz_linearize.c). */
+        LLVMValueRef m = LLVMGetOperand(i, 0);
+        bool all = LLVMIsAConstantInt(m) && LLVMConstIntGetZExtValue(m);
+        v->cur_mask = all ? NULL : vector(v, m);
+        vz_map_put_value(&v->vals, i, s.kind == VZ_VARYING ? v->cur_mask : scalar(v, m));
+        return;
+    }
+    bool side_effect = op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg ||
+                       (op == LLVMCall && !vz_pure_call(i));
+    LLVMValueRef r;
+    if (s.kind == VZ_VARYING || (side_effect && op != LLVMStore))
+        r = widen_varying(v, i);
+    else
+        r = widen_scalar(v, i, s);
+    if (!r || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
+        return;
+    vz_map_put_value(&v->vals, i, r);
+    if (s.kind == VZ_CONTIGUOUS && op != LLVMPHI)
+        vz_map_put_value(&v->vecs, i, progression(v, r, s.stride));
+}
+
+/* Every type the function uses has a vector form. */
+static bool types_ok(struct vz *v)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(v->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (vz_shape_of(v, i).kind == VZ_VARYING && !vec_type(v, LLVMTypeOf(i))) {
+                vz_refuse(v, i, "a value of a type with no vector form");
+                return false;
+            }
+    return true;
+}
+
+int vz_widen(struct vz *v)
+{
+    if (!types_ok(v))
+        return -1;
+    size_t len;
+    char name[256];
+    snprintf(name, sizeof name, "%.200s.w%u", LLVMGetValueName2(v->fn, &len), v->w);
+    v->vfn = LLVMAddFunction(v->m, name, LLVMGlobalGetValueType(v->fn));
+    LLVMSetLinkage(v->vfn, LLVMGetLinkage(v->fn));
+    unsigned np = LLVMCountParams(v->fn);
+    for (int k = -1; k <= (int)np; k++) {
+        unsigned idx = k < 0 ? (unsigned)LLVMAttributeFunctionIndex : (unsigned)k;
+        unsigned n = LLVMGetAttributeCountAtIndex(v->fn, idx);
+        if (!n)
+            continue;
+        LLVMAttributeRef attrs[n];
+        LLVMGetAttributesAtIndex(v->fn, idx, attrs);
+        for (unsigned j = 0; j < n; j++)
+            LLVMAddAttributeAtIndex(v->vfn, idx, attrs[j]);
+    }
+    for (unsigned k = 0; k < np; k++)
+        vz_map_put_value(&v->vals, LLVMGetParam(v->fn, k), LLVMGetParam(v->vfn, k));
+
+    struct vz_cfg *cfg = vz_cfg_build(v->fn);
+    size_t nb = LLVMCountBasicBlocks(v->fn);
+    LLVMBasicBlockRef *order = malloc(nb * sizeof *order);
+    size_t n = cfg && order ? vz_cfg_linear_order(cfg, order, nb) : 0;
+    if (n != nb) {
+        vz_refuse(v, NULL, "irreducible or unreachable control flow");
+        if (cfg)
+            vz_cfg_free(cfg);
+        free(order);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        vz_map_put(&v->blocks, order[k],
+                   (uint64_t)(uintptr_t)LLVMAppendBasicBlockInContext(v->ctx, v->vfn, "vz"));
+    LLVMBasicBlockRef entry = (LLVMBasicBlockRef)(uintptr_t)vz_map_value(&v->blocks, order[0]);
+
+    /* The lanes of a partial sub-group: the first `lanes` ones. */
+    LLVMPositionBuilderAtEnd(v->b, entry);
+    v->entry_mask = NULL;
+    if (!v->full) {
+        LLVMValueRef lanes = splat(v, lanes_sg_param(v->vfn, LANES_SG_LANES));
+        v->entry_mask = LLVMBuildICmp(v->b, LLVMIntULT, iota(v, v->i64, 1), lanes, "entry.mask");
+    }
+    for (size_t k = 0; k < n && !v->why; k++) {
+        LLVMBasicBlockRef nb2 = (LLVMBasicBlockRef)(uintptr_t)vz_map_value(&v->blocks, order[k]);
+        LLVMPositionBuilderAtEnd(v->b, nb2);
+        v->cur_mask = v->linearized ? NULL : v->entry_mask;
+        LLVMValueRef i = LLVMGetFirstInstruction(order[k]);
+        for (; i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+            widen_instruction(v, i);
+        for (LLVMValueRef p = LLVMGetFirstInstruction(order[k]); p != i;
+             p = LLVMGetNextInstruction(p)) {
+            struct vz_shape s = vz_shape_of(v, p);
+            if (s.kind == VZ_CONTIGUOUS)
+                vz_map_put_value(&v->vecs, p,
+                                 progression(v, vz_map_value(&v->vals, p), s.stride));
+        }
+        for (; i && !v->why; i = LLVMGetNextInstruction(i))
+            widen_instruction(v, i);
+        vz_map_put(&v->block_end, order[k], (uint64_t)(uintptr_t)LLVMGetInsertBlock(v->b));
+    }
+    /* The phis' incoming values, now that every block exists. */
+    for (size_t k = 0; k < n && !v->why; k++)
+        for (LLVMValueRef p = LLVMGetFirstInstruction(order[k]); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p)) {
+            LLVMValueRef np2 = vz_map_value(&v->vals, p);
+            bool vec = vz_shape_of(v, p).kind == VZ_VARYING;
+            for (unsigned j = 0; j < LLVMCountIncoming(p); j++) {
+                LLVMBasicBlockRef from = (LLVMBasicBlockRef)(uintptr_t)vz_map_value(
+                    &v->block_end, LLVMGetIncomingBlock(p, j));
+                LLVMPositionBuilderBefore(v->b, LLVMGetBasicBlockTerminator(from));
+                LLVMValueRef x = LLVMGetIncomingValue(p, j);
+                LLVMValueRef val = vec ? vector(v, x) : scalar(v, x);
+                LLVMAddIncoming(np2, &val, &from, 1);
+            }
+        }
+    vz_cfg_free(cfg);
+    free(order);
+    if (v->why) {
+        LLVMDeleteFunction(v->vfn);
+        v->vfn = NULL;
+        return -1;
+    }
+    return 0;
+}
