@@ -301,6 +301,12 @@ static void *compile_launcher(const struct lanes_program_module *module,
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
     }
+    const char *dump = getenv("LANES_DUMP");
+    if (dump && strstr(dump, "final")) {
+        char *text = LLVMPrintModuleToString(m);
+        fprintf(stderr, "; lanes: kernel %s optimized\n%s\n", k->name, text);
+        LLVMDisposeMessage(text);
+    }
     const char *missing = missing_builtin(m);
     if (missing) {
         *log =

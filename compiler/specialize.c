@@ -500,7 +500,7 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
-    if (lanes_jit_optimize(m, "function(sroa,early-cse,simplifycfg,instcombine)", &error) != 0) {
+    if (lanes_jit_optimize(m, "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)", &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;
@@ -528,7 +528,12 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     *coroutine = lanes_has_barrier(kernel) && items > spec->width;
     LLVMValueRef sg = move_into_sg(
         m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
-    lower_fences(sg, *coroutine);
+    /*
+     * Barriers stay calls through the vectorizer even when they will be
+     * fences: a convergent call keeps the clean-up passes from threading
+     * branches across it, which would split the lanes between copies of it.
+     */
+    lower_fences(sg, *coroutine || spec->width > 1);
     lanes_lower_workitem(sg, spec);
     lanes_lower_printf(sg);
     drop_other_functions(m, sg);
@@ -544,6 +549,8 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     }
     if (rc == 0) {
         lanes_lower_lane(sg);
+        if (!*coroutine && spec->width > 1)
+            lower_fences(sg, false);
         if (*coroutine)
             lanes_make_coroutine(sg);
         lanes_lower_generic(sg, *coroutine);

@@ -181,10 +181,20 @@ int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, c
         items *= lanes_spec_group_size(spec, d);
     v.full = items % v.w == 0;
 
+    if (strstr(dump(), "scalar")) {
+        char *text = LLVMPrintValueToString(v.fn);
+        fprintf(stderr, "; lanes: before vectorizing\n%s\n", text);
+        LLVMDisposeMessage(text);
+    }
     int rc = vz_shapes(&v);
     if (rc == 0 && vz_divergent(&v)) {
         vz_map_free(&v.shapes);
         rc = vz_linearize(&v);
+        if (rc == 0 && strstr(dump(), "linear")) {
+            char *text = LLVMPrintValueToString(v.fn);
+            fprintf(stderr, "; lanes: linearized\n%s\n", text);
+            LLVMDisposeMessage(text);
+        }
         if (rc == 0)
             rc = vz_shapes(&v);
     }
