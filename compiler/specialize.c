@@ -161,7 +161,8 @@ static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel, LLVMTypeR
     if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind) {
         /* A coroutine-to-be: valid IR until compiler/coroutine.c replaces every return. */
         LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
             if (t && LLVMIsAReturnInst(t)) {
                 LLVMPositionBuilderBefore(b, t);
@@ -500,7 +501,9 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
-    if (lanes_jit_optimize(m, "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)", &error) != 0) {
+    if (lanes_jit_optimize(m,
+                           "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)",
+                           &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;

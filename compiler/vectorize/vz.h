@@ -72,9 +72,9 @@ struct vz {
     /* Widening. */
     LLVMValueRef vfn;
     LLVMBuilderRef b;
-    struct vz_map vals;      /* scalar value -> lane 0's scalar (uniform, contiguous) or the vector */
-    struct vz_map vecs;      /* contiguous scalar value -> its vector */
-    struct vz_map blocks;    /* scalar block -> its first block in vfn */
+    struct vz_map vals;   /* scalar value -> lane 0's scalar (uniform, contiguous) or the vector */
+    struct vz_map vecs;   /* contiguous scalar value -> its vector */
+    struct vz_map blocks; /* scalar block -> its first block in vfn */
     struct vz_map block_end; /* scalar block -> the vfn block its code ends in */
     LLVMValueRef entry_mask; /* <W x i1>, NULL when every lane is active */
     LLVMValueRef cur_mask;   /* the mask of the block being widened (NULL: every lane) */

@@ -29,7 +29,7 @@ struct lin {
     LLVMBuilderRef b;
     LLVMBasicBlockRef *order;
     size_t n;
-    struct vz_map slot; /* block -> its mask's slot; phi -> its slot */
+    struct vz_map slot;  /* block -> its mask's slot; phi -> its slot */
     struct vz_map index; /* block -> its position in order + 1 */
     LLVMValueRef any, block_mask;
 };
@@ -102,8 +102,7 @@ static LLVMValueRef block_mask(LLVMBasicBlockRef bb)
 {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         const char *name;
-        if (LLVMIsACallInst(i) && vz_callee(i, &name) &&
-            strcmp(name, VZ_BLOCK_MASK_FUNCTION) == 0)
+        if (LLVMIsACallInst(i) && vz_callee(i, &name) && strcmp(name, VZ_BLOCK_MASK_FUNCTION) == 0)
             return i;
     }
     return NULL;
@@ -145,7 +144,8 @@ static void leave_block(struct lin *l, LLVMBasicBlockRef bb, LLVMBasicBlockRef e
     /* ret and unreachable: those lanes are done. */
     LLVMInstructionEraseFromParent(t);
 
-    /* Loops that end here, innermost first: each goes round again while a lane took its back edge. */
+    /* Loops that end here, innermost first: each goes round again while a lane took its back edge.
+     */
     LLVMBasicBlockRef cur = bb, after = next_of(l, bb, exit);
     for (LLVMBasicBlockRef h = vz_cfg_loop_of(l->cfg, bb); h && vz_cfg_loop_last(l->cfg, h) == bb;
          h = vz_cfg_parent_loop(l->cfg, h)) {
@@ -222,8 +222,7 @@ int vz_linearize(struct vz *v)
     /* The lanes of the sub-group: all of them, or the first `lanes` of a partial one. */
     LLVMValueRef entry_mask = LLVMConstInt(v->i1, 1, 0);
     if (!v->full) {
-        LLVMValueRef lane =
-            LLVMBuildZExt(l.b, lanes_build_lane(l.b, v->fn), v->i64, "");
+        LLVMValueRef lane = LLVMBuildZExt(l.b, lanes_build_lane(l.b, v->fn), v->i64, "");
         entry_mask = LLVMBuildICmp(l.b, LLVMIntULT, lane, lanes_sg_param(v->fn, LANES_SG_LANES),
                                    "entry.mask");
     }

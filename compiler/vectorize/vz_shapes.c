@@ -142,8 +142,7 @@ static struct vz_shape cast(struct vz *v, LLVMValueRef i, LLVMOpcode op)
     case LLVMPtrToInt:
     case LLVMIntToPtr:
     case LLVMAddrSpaceCast: return contiguous(a.stride, 0);
-    case LLVMBitCast:
-        return LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMPointerTypeKind ? a : varying;
+    case LLVMBitCast: return LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMPointerTypeKind ? a : varying;
     default: return varying;
     }
 }
@@ -170,7 +169,8 @@ static struct vz_shape gep(struct vz *v, LLVMValueRef i)
         if (k > 0)
             t = elem;
         if (s.kind == VZ_CONTIGUOUS) {
-            /* A narrower index is sign-extended: only a progression with no signed wrap stays one. */
+            /* A narrower index is sign-extended: only a progression with no signed wrap stays one.
+             */
             if (LLVMGetIntTypeWidth(LLVMTypeOf(idx)) < 64 && !(s.exact & VZ_EXACT_SIGNED))
                 return varying;
             stride += s.stride * (int64_t)LLVMABISizeOfType(v->td, elem);
@@ -194,7 +194,8 @@ bool vz_pure_call(LLVMValueRef i)
     const char *name;
     LLVMValueRef f = vz_callee(i, &name);
     unsigned memory = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMAttributeRef a = f ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, memory) : NULL;
+    LLVMAttributeRef a =
+        f ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, memory) : NULL;
     if (!a)
         a = LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, memory);
     return a && LLVMGetEnumAttributeValue(a) == 0;

@@ -73,8 +73,7 @@ static LLVMValueRef intrinsic(struct vz *v, const char *name, LLVMTypeRef *overl
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(v->m, id, overloads, n);
-    return LLVMBuildCall2(v->b, LLVMIntrinsicGetType(v->ctx, id, overloads, n), f, args, nargs,
-                          "");
+    return LLVMBuildCall2(v->b, LLVMIntrinsicGetType(v->ctx, id, overloads, n), f, args, nargs, "");
 }
 
 /* x in every lane (x of scalar type t, or an aggregate: the same aggregate of splats). */
@@ -85,10 +84,9 @@ static LLVMValueRef splat(struct vz *v, LLVMValueRef x)
     if (n) {
         LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
         for (unsigned k = 0; k < n; k++) {
-            LLVMValueRef c =
-                LLVMGetTypeKind(t) == LLVMVectorTypeKind
-                    ? LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, k, 0), "")
-                    : LLVMBuildExtractValue(v->b, x, k, "");
+            LLVMValueRef c = LLVMGetTypeKind(t) == LLVMVectorTypeKind
+                                 ? LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, k, 0), "")
+                                 : LLVMBuildExtractValue(v->b, x, k, "");
             r = LLVMBuildInsertValue(v->b, r, splat(v, c), k, "");
         }
         return r;
@@ -129,8 +127,8 @@ static LLVMValueRef progression(struct vz *v, LLVMValueRef base, int64_t stride)
 static LLVMValueRef scalar(struct vz *v, LLVMValueRef x)
 {
     if (LLVMValueIsBasicBlock(x))
-        return LLVMBasicBlockAsValue((LLVMBasicBlockRef)(uintptr_t)vz_map_value(
-            &v->blocks, LLVMValueAsBasicBlock(x)));
+        return LLVMBasicBlockAsValue(
+            (LLVMBasicBlockRef)(uintptr_t)vz_map_value(&v->blocks, LLVMValueAsBasicBlock(x)));
     if (LLVMIsAInstruction(x) || LLVMIsAArgument(x)) {
         LLVMValueRef s = vz_map_value(&v->vals, x);
         return s ? s : LLVMGetPoison(LLVMTypeOf(x)); /* unreachable code's values */
@@ -166,8 +164,7 @@ static LLVMValueRef lane_of(struct vz *v, LLVMValueRef x, unsigned l)
             LLVMValueRef off = LLVMConstInt(v->i64, (unsigned long long)(s.stride * l), 1);
             return LLVMBuildGEP2(v->b, LLVMInt8TypeInContext(v->ctx), base, &off, 1, "");
         }
-        return LLVMBuildAdd(v->b, base, LLVMConstInt(t, (unsigned long long)(s.stride * l), 1),
-                            "");
+        return LLVMBuildAdd(v->b, base, LLVMConstInt(t, (unsigned long long)(s.stride * l), 1), "");
     }
     LLVMTypeRef t = LLVMTypeOf(x);
     LLVMValueRef vec = vector(v, x);
@@ -355,14 +352,14 @@ static LLVMValueRef safe_divisor(struct vz *v, LLVMOpcode op, LLVMValueRef x, LL
     LLVMTypeRef t = LLVMTypeOf(d);
     bool vec = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
     LLVMTypeRef e = vec ? LLVMGetElementType(t) : t;
-    /* A constant divisor of neither 0 nor -1 is safe as it is (compiler/division.c). */
-    LLVMValueRef c = vec && LLVMIsAConstant(d) ? LLVMGetAggregateElement(d, 0) : d;
-    bool same = !vec || (LLVMIsAConstant(d) && LLVMIsAConstantInt(c) &&
-                         LLVMIsAConstantDataVector(d) && LLVMIsAConstantInt(c));
-    for (unsigned l = 1; vec && same && l < v->w; l++)
-        same = LLVMGetAggregateElement(d, l) == c;
-    if (same && c && LLVMIsAConstantInt(c) && !LLVMIsNull(c) &&
-        (op == LLVMUDiv || op == LLVMURem || LLVMConstIntGetSExtValue(c) != -1))
+    /* A constant divisor of neither 0 nor -1 in any lane is safe as it is. */
+    bool safe = LLVMIsAConstant(d) != NULL;
+    for (unsigned l = 0; safe && l < (vec ? v->w : 1); l++) {
+        LLVMValueRef c = vec ? LLVMGetAggregateElement(d, l) : d;
+        safe = c && LLVMIsAConstantInt(c) && !LLVMIsNull(c) &&
+               (op == LLVMUDiv || op == LLVMURem || LLVMConstIntGetSExtValue(c) != -1);
+    }
+    if (safe)
         return d;
     d = LLVMBuildFreeze(v->b, d, "");
     LLVMValueRef one = LLVMConstInt(e, 1, 0), zero = LLVMConstNull(t);
@@ -374,10 +371,9 @@ static LLVMValueRef safe_divisor(struct vz *v, LLVMOpcode op, LLVMValueRef x, LL
             min = splat(v, min);
             minus = splat(v, minus);
         }
-        LLVMValueRef o = LLVMBuildAnd(v->b, LLVMBuildICmp(v->b, LLVMIntEQ, d, minus, ""),
-                                      LLVMBuildICmp(v->b, LLVMIntEQ, LLVMBuildFreeze(v->b, x, ""),
-                                                    min, ""),
-                                      "");
+        LLVMValueRef o =
+            LLVMBuildAnd(v->b, LLVMBuildICmp(v->b, LLVMIntEQ, d, minus, ""),
+                         LLVMBuildICmp(v->b, LLVMIntEQ, LLVMBuildFreeze(v->b, x, ""), min, ""), "");
         bad = LLVMBuildOr(v->b, bad, o, "");
     }
     if (m && vec)
@@ -399,8 +395,7 @@ static bool is_division(LLVMOpcode op)
 static LLVMValueRef elementwise(struct vz *v, LLVMValueRef i, LLVMValueRef *ops, unsigned n,
                                 LLVMTypeRef t);
 
-static LLVMValueRef elementwise_one(struct vz *v, LLVMValueRef i, LLVMValueRef *ops,
-                                    LLVMTypeRef vt)
+static LLVMValueRef elementwise_one(struct vz *v, LLVMValueRef i, LLVMValueRef *ops, LLVMTypeRef vt)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(i);
     LLVMValueRef r;
@@ -595,8 +590,7 @@ static void widen_store(struct vz *v, LLVMValueRef i)
                 /* Aggregates: stored lane after lane, so that the last one's stays. */
                 per_lane(v, i, true);
             } else {
-                LLVMValueRef x =
-                    LLVMBuildExtractElement(v->b, vector(v, val), last_lane(v, m), "");
+                LLVMValueRef x = LLVMBuildExtractElement(v->b, vector(v, val), last_lane(v, m), "");
                 LLVMValueRef st = LLVMBuildStore(v->b, x, scalar(v, addr));
                 LLVMSetAlignment(st, alignment(i));
             }
@@ -629,20 +623,23 @@ static void widen_store(struct vz *v, LLVMValueRef i)
 static bool elementwise_intrinsic(const char *name)
 {
     static const char *names[] = {
-        "llvm.fabs.",      "llvm.sqrt.",     "llvm.fma.",      "llvm.fmuladd.",  "llvm.minnum.",
-        "llvm.maxnum.",    "llvm.minimum.",  "llvm.maximum.",  "llvm.copysign.", "llvm.floor.",
-        "llvm.ceil.",      "llvm.trunc.",    "llvm.rint.",     "llvm.nearbyint.", "llvm.round.",
-        "llvm.roundeven.", "llvm.smin.",     "llvm.smax.",     "llvm.umin.",     "llvm.umax.",
-        "llvm.abs.",       "llvm.ctpop.",    "llvm.ctlz.",     "llvm.cttz.",     "llvm.bitreverse.",
-        "llvm.bswap.",     "llvm.fshl.",     "llvm.fshr.",     "llvm.sadd.sat.", "llvm.uadd.sat.",
-        "llvm.ssub.sat.",  "llvm.usub.sat.", "llvm.canonicalize."};
+        "llvm.fabs.",        "llvm.sqrt.",      "llvm.fma.",      "llvm.fmuladd.",
+        "llvm.minnum.",      "llvm.maxnum.",    "llvm.minimum.",  "llvm.maximum.",
+        "llvm.copysign.",    "llvm.floor.",     "llvm.ceil.",     "llvm.trunc.",
+        "llvm.rint.",        "llvm.nearbyint.", "llvm.round.",    "llvm.roundeven.",
+        "llvm.smin.",        "llvm.smax.",      "llvm.umin.",     "llvm.umax.",
+        "llvm.abs.",         "llvm.ctpop.",     "llvm.ctlz.",     "llvm.cttz.",
+        "llvm.bitreverse.",  "llvm.bswap.",     "llvm.fshl.",     "llvm.fshr.",
+        "llvm.sadd.sat.",    "llvm.uadd.sat.",  "llvm.ssub.sat.", "llvm.usub.sat.",
+        "llvm.canonicalize."};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (strncmp(name, names[k], strlen(names[k])) == 0)
             return true;
     return false;
 }
 
-/* A call of an elementwise intrinsic: the same intrinsic on vectors (per component of aggregates). */
+/* A call of an elementwise intrinsic: the same intrinsic on vectors (per component of aggregates).
+ */
 static LLVMValueRef widen_intrinsic(struct vz *v, LLVMValueRef i, LLVMValueRef f)
 {
     LLVMTypeRef t = LLVMTypeOf(i);
@@ -705,7 +702,12 @@ static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
     if (strncmp(name, "llvm.lifetime.", 14) == 0 || strncmp(name, "llvm.dbg.", 9) == 0 ||
         strcmp(name, "llvm.assume") == 0 || strncmp(name, "llvm.experimental.noalias", 25) == 0)
         return NULL; /* hints about one lane's memory: dropped */
-    return per_lane(v, i, !vz_pure_call(i));
+    /*
+     * Only the active lanes call, pure functions too: an inactive lane's
+     * arguments are garbage, and a library function may take its time on
+     * garbage (SLEEF's fmod loops over the exponent difference).
+     */
+    return per_lane(v, i, true);
 }
 
 /* extractelement, insertelement and shufflevector on a varying vector (an array of vectors). */
@@ -724,8 +726,8 @@ static LLVMValueRef widen_vector_op(struct vz *v, LLVMValueRef i)
         }
         LLVMValueRef vi = vector(v, idx), r = LLVMGetPoison(vec_type(v, LLVMTypeOf(i)));
         for (unsigned k = 0; k < n; k++) {
-            LLVMValueRef is = LLVMBuildICmp(
-                v->b, LLVMIntEQ, vi, splat(v, LLVMConstInt(LLVMTypeOf(idx), k, 0)), "");
+            LLVMValueRef is = LLVMBuildICmp(v->b, LLVMIntEQ, vi,
+                                            splat(v, LLVMConstInt(LLVMTypeOf(idx), k, 0)), "");
             r = LLVMBuildSelect(v->b, is, LLVMBuildExtractValue(v->b, agg, k, ""), r, "");
         }
         return r;
@@ -738,8 +740,8 @@ static LLVMValueRef widen_vector_op(struct vz *v, LLVMValueRef i)
         }
         LLVMValueRef vi = vector(v, idx);
         for (unsigned k = 0; k < n; k++) {
-            LLVMValueRef is = LLVMBuildICmp(
-                v->b, LLVMIntEQ, vi, splat(v, LLVMConstInt(LLVMTypeOf(idx), k, 0)), "");
+            LLVMValueRef is = LLVMBuildICmp(v->b, LLVMIntEQ, vi,
+                                            splat(v, LLVMConstInt(LLVMTypeOf(idx), k, 0)), "");
             LLVMValueRef old = LLVMBuildExtractValue(v->b, agg, k, "");
             agg = LLVMBuildInsertValue(v->b, agg, LLVMBuildSelect(v->b, is, x, old, ""), k, "");
         }
@@ -819,9 +821,8 @@ static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
         break;
     default: break;
     }
-    if ((op >= LLVMAdd && op <= LLVMXor) || op == LLVMFNeg ||
-        is_cast(op) || op == LLVMICmp || op == LLVMFCmp ||
-        op == LLVMSelect || op == LLVMFreeze) {
+    if ((op >= LLVMAdd && op <= LLVMXor) || op == LLVMFNeg || is_cast(op) || op == LLVMICmp ||
+        op == LLVMFCmp || op == LLVMSelect || op == LLVMFreeze) {
         unsigned n = (unsigned)LLVMGetNumOperands(i);
         LLVMValueRef ops[3];
         for (unsigned k = 0; k < n && k < 3; k++) {
@@ -907,17 +908,12 @@ static void widen_instruction(struct vz *v, LLVMValueRef i)
         vz_map_put_value(&v->vals, i, s.kind == VZ_VARYING ? v->cur_mask : scalar(v, m));
         return;
     }
-    bool side_effect = op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg ||
-                       (op == LLVMCall && !vz_pure_call(i));
-    LLVMValueRef r;
-    if (s.kind == VZ_VARYING || (side_effect && op != LLVMStore))
-        r = widen_varying(v, i);
-    else
-        r = widen_scalar(v, i, s);
+    /* Side effects other than stores are varying (vz_shapes.c): they run per lane. */
+    LLVMValueRef r = s.kind == VZ_VARYING ? widen_varying(v, i) : widen_scalar(v, i, s);
     if (!r || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
         return;
     vz_map_put_value(&v->vals, i, r);
-    if (s.kind == VZ_CONTIGUOUS && op != LLVMPHI)
+    if (s.kind == VZ_CONTIGUOUS)
         vz_map_put_value(&v->vecs, i, progression(v, r, s.stride));
 }
 
@@ -990,8 +986,7 @@ int vz_widen(struct vz *v)
              p = LLVMGetNextInstruction(p)) {
             struct vz_shape s = vz_shape_of(v, p);
             if (s.kind == VZ_CONTIGUOUS)
-                vz_map_put_value(&v->vecs, p,
-                                 progression(v, vz_map_value(&v->vals, p), s.stride));
+                vz_map_put_value(&v->vecs, p, progression(v, vz_map_value(&v->vals, p), s.stride));
         }
         for (; i && !v->why; i = LLVMGetNextInstruction(i))
             widen_instruction(v, i);

@@ -1028,7 +1028,8 @@ static _Noreturn void child(struct run *r, unsigned start)
     child_vectorizes = r->width > 1;
     for (unsigned i = start; i < r->n; i++) {
         r->sh->progress = (int)i;
-        alarm(20); /* a kernel that never ends (compiling and running one takes well under a second) */
+        alarm(20); /* a kernel that never ends (compiling and running one takes well under a second)
+                    */
         r->status[i] = child_case(&r->cases[i], r->words + r->cases[i].offset, &r->vectorized[i],
                                   &r->detail[i]);
     }
