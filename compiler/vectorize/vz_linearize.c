@@ -219,6 +219,15 @@ int vz_linearize(struct vz *v)
     LLVMPositionBuilderBefore(l.b, first);
     for (size_t i = 1; i < l.n; i++)
         LLVMBuildStore(l.b, LLVMConstInt(v->i1, 0, 0), slot_of(&l, l.order[i]));
+    /*
+     * Phis too start defined: a lane that never took an edge into a phi's
+     * block never reads it, but an undef start lets LLVM pick a different
+     * value at each use of the blends built on it.
+     */
+    for (size_t i = 0; i < l.n; i++)
+        for (LLVMValueRef p = LLVMGetFirstInstruction(l.order[i]); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p))
+            LLVMBuildStore(l.b, LLVMConstNull(LLVMTypeOf(p)), slot_of(&l, p));
     /* The lanes of the sub-group: all of them, or the first `lanes` of a partial one. */
     LLVMValueRef entry_mask = LLVMConstInt(v->i1, 1, 0);
     if (!v->full) {
