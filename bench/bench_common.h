@@ -62,4 +62,19 @@ static inline size_t bench_targets(struct bench_target *t, size_t max)
         }                                                                                          \
     } while (0)
 
+/* Median seconds of `runs` launches of `k` and their completion, after one warm-up launch. */
+static inline double bench_time_kernel(cl_command_queue q, cl_kernel k, int runs, cl_uint dims,
+                                       const size_t *global, const size_t *local)
+{
+    double t[runs];
+    for (int r = -1; r < runs; r++) {
+        double t0 = bench_now_us();
+        BENCH_CHECK(clEnqueueNDRangeKernel(q, k, dims, NULL, global, local, 0, NULL, NULL));
+        BENCH_CHECK(clFinish(q));
+        if (r >= 0)
+            t[r] = (bench_now_us() - t0) / 1e6;
+    }
+    return bench_median(t, (size_t)runs);
+}
+
 #endif

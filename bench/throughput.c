@@ -29,21 +29,6 @@ static const char *src =
     "    out[(gx + ly) * side + gy + lx] = tile[lx][ly];\n"
     "}\n";
 
-/* Median seconds of RUNS launches of `k` (after one warm-up). */
-static double time_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
-                          const size_t *local)
-{
-    double t[RUNS];
-    for (int r = -1; r < RUNS; r++) {
-        double t0 = bench_now_us();
-        BENCH_CHECK(clEnqueueNDRangeKernel(q, k, dims, NULL, global, local, 0, NULL, NULL));
-        BENCH_CHECK(clFinish(q));
-        if (r >= 0)
-            t[r] = (bench_now_us() - t0) / 1e6;
-    }
-    return bench_median(t, RUNS);
-}
-
 static void run(const struct bench_target *t)
 {
     cl_int err;
@@ -66,7 +51,7 @@ static void run(const struct bench_target *t)
     BENCH_CHECK(clSetKernelArg(saxpy, 2, sizeof y, &y));
     BENCH_CHECK(clSetKernelArg(saxpy, 3, sizeof a, &a));
     size_t global = N, local = 256;
-    double s = time_kernel(q, saxpy, 1, &global, &local);
+    double s = bench_time_kernel(q, saxpy, RUNS, 1, &global, &local);
     float check;
     BENCH_CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 4 * sizeof(float), sizeof check, &check, 0,
                                     NULL, NULL));
@@ -75,7 +60,7 @@ static void run(const struct bench_target *t)
     BENCH_CHECK(clSetKernelArg(tr, 1, sizeof x, &x));
     BENCH_CHECK(clSetKernelArg(tr, 2, sizeof side, &side));
     size_t g2[2] = {SIDE, SIDE}, l2[2] = {16, 16};
-    double tt = time_kernel(q, tr, 2, g2, l2);
+    double tt = bench_time_kernel(q, tr, RUNS, 2, g2, l2);
     printf("  %-28s saxpy %7.2f GB/s%s   transpose %7.2f GB/s\n", t->name,
            3.0 * N * sizeof(float) / s / 1e9, check == 3.0f ? "" : " (WRONG RESULT)",
            2.0 * SIDE * SIDE * sizeof(float) / tt / 1e9);

@@ -127,21 +127,6 @@ static float polynomial_ref(float x)
     return ((y[0] + y[1]) + (y[2] + y[3])) + ((y[4] + y[5]) + (y[6] + y[7]));
 }
 
-/* Median seconds of RUNS launches of `k` (after one warm-up). */
-static double time_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
-                          const size_t *local)
-{
-    double t[RUNS];
-    for (int r = -1; r < RUNS; r++) {
-        double t0 = bench_now_us();
-        BENCH_CHECK(clEnqueueNDRangeKernel(q, k, dims, NULL, global, local, 0, NULL, NULL));
-        BENCH_CHECK(clFinish(q));
-        if (r >= 0)
-            t[r] = (bench_now_us() - t0) / 1e6;
-    }
-    return bench_median(t, RUNS);
-}
-
 /* FMA peak in GFLOP/s: CPUs x clock x (2 FMA units x lanes x 2 flops); 0 if unknown. */
 static double fma_peak(void)
 {
@@ -192,7 +177,7 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
     BENCH_CHECK(clSetKernelArg(mb, 5, sizeof dy, &dy));
     BENCH_CHECK(clSetKernelArg(mb, 6, sizeof max_iter, &max_iter));
     size_t g2[2] = {MB_W, MB_H}, l2[2] = {16, 4};
-    double s = time_kernel(q, mb, 2, g2, l2);
+    double s = bench_time_kernel(q, mb, RUNS, 2, g2, l2);
     int *mb_out_host = malloc(mb_bytes);
     if (!mb_out_host)
         exit(1);
@@ -217,7 +202,7 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
     BENCH_CHECK(clSetKernelArg(poly, 0, sizeof poly_out, &poly_out));
     BENCH_CHECK(clSetKernelArg(poly, 1, sizeof in, &in));
     size_t global = POLY_N, local = 64;
-    s = time_kernel(q, poly, 1, &global, &local);
+    s = bench_time_kernel(q, poly, RUNS, 1, &global, &local);
     float *poly_out_host = malloc(poly_bytes);
     if (!poly_out_host)
         exit(1);
