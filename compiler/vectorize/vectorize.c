@@ -167,7 +167,7 @@ static void print_shapes(struct vz *v)
 
 int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, char **why)
 {
-    struct vz v = {.fn = *sg, .w = spec->width, .spec = spec};
+    struct vz v = {.fn = *sg, .w = spec->width};
     v.m = LLVMGetGlobalParent(v.fn);
     v.ctx = LLVMGetModuleContext(v.m);
     v.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(v.m));
@@ -175,7 +175,6 @@ int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, c
     v.i1 = LLVMInt1TypeInContext(v.ctx);
     v.i32 = LLVMInt32TypeInContext(v.ctx);
     v.i64 = LLVMInt64TypeInContext(v.ctx);
-    v.ptr = LLVMPointerTypeInContext(v.ctx, 0);
     uint64_t items = 1;
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);

@@ -15,7 +15,9 @@
  * Replaces *sg, a sub-group function whose LANES_LANE_FUNCTION calls stand
  * for the work-item's lane, by its vectorized form at spec->width (same
  * name and type). Returns 0, or -1 with *why (malloc'd) naming the
- * construct it cannot handle and where, *sg then unchanged.
+ * construct it cannot handle and where; *sg may then have been rewritten
+ * already (linearized), so the caller specializes the kernel again at
+ * width 1 from the program module.
  */
 int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, char **why);
 

@@ -63,7 +63,6 @@ struct vz {
     LLVMTargetDataRef td;
     LLVMValueRef fn; /* the scalar sub-group function */
     unsigned w;
-    const struct lanes_specialization *spec;
     bool full;       /* every sub-group has W lanes: no entry mask */
     bool linearized; /* divergent control flow was linearized: each block has a mask */
     struct vz_map shapes;
@@ -78,7 +77,7 @@ struct vz {
     struct vz_map block_end; /* scalar block -> the vfn block its code ends in */
     LLVMValueRef entry_mask; /* <W x i1>, NULL when every lane is active */
     LLVMValueRef cur_mask;   /* the mask of the block being widened (NULL: every lane) */
-    LLVMTypeRef i1, i32, i64, ptr;
+    LLVMTypeRef i1, i32, i64;
 };
 
 /* The shape of `v` (constants, globals and arguments are uniform). */
