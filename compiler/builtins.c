@@ -249,7 +249,7 @@ enum {
     LANES_MATH_DAZ = 4,    /* "denormal-fp-math-f32" not IEEE: float subnormals may flush */
 };
 
-static unsigned math_mode(LLVMValueRef kernel)
+unsigned lanes_builtins_math_mode(LLVMValueRef kernel)
 {
     if (!kernel)
         return 0;
@@ -283,7 +283,9 @@ static void define_math_constants(LLVMModuleRef m, unsigned mode)
     LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
     for (size_t i = 0; i < sizeof math_constants / sizeof *math_constants; i++) {
         LLVMValueRef g = LLVMGetNamedGlobal(m, math_constants[i].name);
-        if (!g) /* the constant address space, as the library declares them */
+        if (g && !LLVMIsDeclaration(g))
+            continue; /* defined by the first link: internal already */
+        if (!g)       /* the constant address space, as the library declares them */
             g = LLVMAddGlobalInAddressSpace(m, i32, math_constants[i].name, 2);
         LLVMSetInitializer(g, LLVMConstInt(i32, (mode & math_constants[i].mode) != 0, 0));
         LLVMSetGlobalConstant(g, 1);
@@ -292,9 +294,16 @@ static void define_math_constants(LLVMModuleRef m, unsigned mode)
     }
 }
 
-int lanes_builtins_link(LLVMModuleRef m, LLVMValueRef kernel, char **log)
+int lanes_builtins_deferred(const char *name, size_t length)
 {
-    unsigned mode = math_mode(kernel);
+    size_t n = 0;
+    const char *base = base_name(name, length, &n);
+    static const char prefix[] = "sub_group_";
+    return base != name && n >= sizeof prefix - 1 && memcmp(base, prefix, sizeof prefix - 1) == 0;
+}
+
+int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase phase, char **log)
+{
     size_t size = 0;
     const char *why = NULL;
     const char *blob = library_for_host(&size, &why);
@@ -335,6 +344,8 @@ int lanes_builtins_link(LLVMModuleRef m, LLVMValueRef kernel, char **log)
             const char *name = LLVMGetValueName2(f, &length);
             long c = chunk_of(blob, name, length);
             if (c < 0 || (uint32_t)c >= num_chunks || names_has(&looked_up, name))
+                continue;
+            if (phase == LANES_LINK_FIRST && lanes_builtins_deferred(name, length))
                 continue;
             if (names_add(&looked_up, name) != 0) {
                 *log = strdup("lanes: out of memory linking the built-in library\n");

@@ -7,16 +7,34 @@
 #include <stddef.h>
 
 /*
- * Links into `m` the library functions it calls, transitively, and nothing
- * else; they become internal, so that O3 inlines and drops them. The library
- * is the one of the host's ISA level, parsed lazily in m's context: a link
- * reads only the bodies it needs. The math options `kernel` was compiled
- * with (its function attributes: -cl-unsafe-math-optimizations,
- * -cl-finite-math-only, -cl-denorms-are-zero) select the library's variants
- * (compiler/builtins.c); NULL: the precise ones. Returns 0, or -1 with *log
- * set (malloc'd).
+ * The two links of a specialization (ARCHITECTURE.md §3). The first, before
+ * the vectorizer, brings every library function except those the
+ * vectorizer maps to a vector form by name (lanes_builtins_deferred): they
+ * stay calls it can see. The second, after it, brings what is left: those
+ * functions at width 1, their vector forms (__lanes_sg<W>_*) otherwise.
  */
-int lanes_builtins_link(LLVMModuleRef m, LLVMValueRef kernel, char **log);
+enum lanes_link_phase { LANES_LINK_FIRST, LANES_LINK_REST };
+
+/* True when the library function `name` (mangled) waits for the second link. */
+int lanes_builtins_deferred(const char *name, size_t length);
+
+/*
+ * The library's math variants a kernel asks for, from its function
+ * attributes (-cl-unsafe-math-optimizations, -cl-finite-math-only,
+ * -cl-denorms-are-zero); 0 (the precise ones) for NULL.
+ */
+unsigned lanes_builtins_math_mode(LLVMValueRef kernel);
+
+/*
+ * Links into `m` the library functions it calls, transitively, and nothing
+ * else (in the first phase, nothing deferred); they become internal, so
+ * that O3 inlines and drops them. The library is the one of the host's ISA
+ * level, parsed lazily in m's context: a link reads only the bodies it
+ * needs. `math_mode` (lanes_builtins_math_mode) selects the library's
+ * variants (compiler/builtins.c). Returns 0, or -1 with *log set (malloc'd).
+ */
+int lanes_builtins_link(LLVMModuleRef m, unsigned math_mode, enum lanes_link_phase phase,
+                        char **log);
 
 /*
  * Reports in *log (appended, malloc'd) every function an executable calls

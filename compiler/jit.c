@@ -198,6 +198,29 @@ void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
     return object;
 }
 
+char *lanes_jit_emit_assembly(LLVMModuleRef m)
+{
+    LLVMTargetMachineRef tm = lanes_jit_target_machine();
+    if (!tm)
+        return NULL;
+    /* Code generation changes the module it runs on: a copy, so that `m` stays as it was. */
+    LLVMModuleRef copy = LLVMCloneModule(m);
+    char *msg = NULL, *text = NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    if (!LLVMTargetMachineEmitToMemoryBuffer(tm, copy, LLVMAssemblyFile, &msg, &buf)) {
+        size_t size = LLVMGetBufferSize(buf);
+        if ((text = malloc(size + 1))) {
+            memcpy(text, LLVMGetBufferStart(buf), size);
+            text[size] = '\0';
+        }
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    LLVMDisposeMessage(msg);
+    LLVMDisposeModule(copy);
+    LLVMDisposeTargetMachine(tm);
+    return text;
+}
+
 void *lanes_jit_add_object(const void *object, size_t size, const char *symbol, char **error)
 {
     pthread_once(&jit_once, create_jit);

@@ -24,6 +24,9 @@ void *lanes_jit_lookup(const char *symbol);
 /* Compiles `m` to an object file for the host (malloc'd bytes), or NULL with *error set. */
 void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error);
 
+/* The host machine code of `m` as assembly text (malloc'd), for LANES_DUMP=asm; NULL on failure. */
+char *lanes_jit_emit_assembly(LLVMModuleRef m);
+
 /*
  * Hands object code to the JIT and returns the address of `symbol`, or NULL
  * with *error set (malloc'd). Thread-safe; the bytes are copied.

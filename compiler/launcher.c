@@ -266,7 +266,8 @@ static void *compile_launcher(const struct lanes_program_module *module,
         parsed = false;
     /* The kernel's math options (its attributes) choose the library's variants. */
     LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
-    if (parsed && lanes_builtins_link(m, kernel, log) != 0)
+    unsigned math_mode = lanes_builtins_math_mode(kernel);
+    if (parsed && lanes_builtins_link(m, math_mode, LANES_LINK_FIRST, log) != 0)
         parsed = false; /* the log says why */
     void *object = NULL;
     char *error = NULL;
@@ -279,6 +280,9 @@ static void *compile_launcher(const struct lanes_program_module *module,
             *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
         goto out;
     }
+    /* What the vectorizer mapped (sub-group functions, or their vector forms). */
+    if (lanes_builtins_link(m, math_mode, LANES_LINK_REST, log) != 0)
+        goto out;
     LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, name);
     char *invalid = NULL;
     if (spec->width > 1 && LLVMVerifyModule(m, LLVMReturnStatusAction, &invalid)) {
@@ -306,6 +310,12 @@ static void *compile_launcher(const struct lanes_program_module *module,
         char *text = LLVMPrintModuleToString(m);
         fprintf(stderr, "; lanes: kernel %s optimized\n%s\n", k->name, text);
         LLVMDisposeMessage(text);
+    }
+    if (dump && strstr(dump, "asm")) {
+        char *text = lanes_jit_emit_assembly(m);
+        fprintf(stderr, "# lanes: kernel %s machine code (width %u)\n%s\n", k->name, spec->width,
+                text ? text : "# (no assembly: code generation failed)\n");
+        free(text);
     }
     const char *missing = missing_builtin(m);
     if (missing) {

@@ -471,7 +471,8 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     static const char *fences[] = {"_Z7barrierj",          "_Z18work_group_barrier",
                                    "_Z9mem_fencej",        "_Z14read_mem_fencej",
-                                   "_Z15write_mem_fencej", "_Z24atomic_work_item_fence"};
+                                   "_Z15write_mem_fencej", "_Z24atomic_work_item_fence",
+                                   "_Z17sub_group_barrier"};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);

@@ -2,6 +2,8 @@
 /* The width policy (width.h). */
 #include "width.h"
 
+#include "host.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +25,33 @@ static uint32_t forced_width(void)
     return (uint32_t)forced;
 }
 
+uint32_t lanes_preferred_width(void)
+{
+    uint32_t forced = forced_width();
+    if (forced)
+        return forced;
+    /* One AVX-512 register of floats, or one AVX2 register (two SSE ones). */
+    return lanes_host()->isa == LANES_ISA_AVX512 ? 16 : 8;
+}
+
 uint32_t lanes_width_policy(const struct lanes_kernel_info *k, const size_t local[3])
 {
-    (void)k;
-    (void)local;
     uint32_t forced = forced_width();
-    return forced ? forced : 1;
+    if (forced)
+        return forced;
+    if (k && (k->reqd_sub_group_size == 8 || k->reqd_sub_group_size == 16 ||
+              k->reqd_sub_group_size == 32))
+        return k->reqd_sub_group_size;
+    uint32_t w = lanes_preferred_width();
+    /* The widest width that divides a row, so that no sub-group straddles two. */
+    for (uint32_t n = w; local && n >= 8; n /= 2)
+        if (local[0] % n == 0)
+            return n;
+    return w; /* none does: sub-groups straddle rows */
+}
+
+uint32_t lanes_min_width(void)
+{
+    uint32_t forced = forced_width();
+    return forced ? forced : 8;
 }

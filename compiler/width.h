@@ -12,9 +12,18 @@
  * W for kernel `k` launched with local size `local`: one pure function of
  * the kernel, the local size, the host and the LANES_VECTORIZE and
  * LANES_WIDTH variables (read once), used by launches and queries alike.
- * Until the vectorizer is the default, W is 1 unless LANES_WIDTH asks for
- * 8, 16 or 32; LANES_VECTORIZE=0 forces 1.
+ * LANES_VECTORIZE=0 forces 1, LANES_WIDTH=1|8|16|32 that width. Otherwise
+ * the kernel's intel_reqd_sub_group_size wins; else the preferred width,
+ * lowered to the widest of 16 and 8 that divides local[0] (so that
+ * sub-groups do not straddle rows), or kept when none does. `local` NULL:
+ * the preferred width.
  */
 uint32_t lanes_width_policy(const struct lanes_kernel_info *k, const size_t local[3]);
+
+/* The width of the host's vectors: 16 with AVX-512, else 8 (or the forced width). */
+uint32_t lanes_preferred_width(void);
+
+/* The narrowest width the policy may choose: 8 (or the forced width). */
+uint32_t lanes_min_width(void);
 
 #endif

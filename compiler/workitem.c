@@ -51,7 +51,7 @@ static const struct {
     {"_Z22get_max_sub_group_sizev", MAX_SUB_GROUP_SIZE},
     {"_Z18get_num_sub_groupsv", NUM_SUB_GROUPS},
     {"_Z27get_enqueued_num_sub_groupsv", ENQUEUED_NUM_SUB_GROUPS},
-    {"_Z15get_sub_group_idv", SUB_GROUP_ID},
+    {"_Z16get_sub_group_idv", SUB_GROUP_ID},
     {"_Z22get_sub_group_local_idv", SUB_GROUP_LOCAL_ID},
     /* The library's own: the work-group scratch (launcher.h), as a __local pointer. */
     {"__lanes_wg_scratch", WG_SCRATCH},

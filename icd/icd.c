@@ -18,6 +18,8 @@ static const struct {
     void *function;
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+    /* cl_khr_subgroups (runtime/api_kernel.c). */
+    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},
 };
 
 LANES_EXPORT CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,

@@ -58,7 +58,7 @@ int main(void)
         LLVMDisposeMemoryBuffer(buf);
         double t1 = now();
         char *err = NULL;
-        if (lanes_builtins_link(m, NULL, &err) != 0) {
+        if (lanes_builtins_link(m, 0, LANES_LINK_REST, &err) != 0) {
             fprintf(stderr, "%s", err);
             return 1;
         }

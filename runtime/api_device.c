@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Device entries: IDs, every clGetDeviceInfo query, sub-devices, timers. */
 #include "../compiler/program.h"
+#include "../compiler/width.h"
 #include "check.h"
 #include "info.h"
 #include "machine.h"
@@ -125,10 +126,9 @@ static bool uint_query(cl_device_id d, cl_device_info name, cl_uint *v)
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: *v = 0; return true;
-    /* Sub-groups are offered once the vectorizer runs them. */
+    /* The most sub-groups of a work-group: the largest one at the narrowest width. */
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-        *v = d->num_sub_group_sizes ? (cl_uint)(LANES_MAX_WORK_GROUP_SIZE / d->sub_group_sizes[0])
-                                    : 0;
+        *v = (cl_uint)(LANES_MAX_WORK_GROUP_SIZE / lanes_min_width());
         return true;
     case CL_DEVICE_NODE_MASK_KHR: *v = 0; return true;
     }
@@ -195,7 +195,7 @@ static cl_int size_query(cl_device_id d, cl_device_info name, struct lanes_info_
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
         return LANES_INFO(out, size_t, LANES_MAX_GLOBAL_VARIABLE_SIZE);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        return LANES_INFO(out, size_t, d->num_sub_group_sizes ? d->sub_group_sizes[0] : 1);
+        return LANES_INFO(out, size_t, lanes_preferred_width());
     }
     *handled = false;
     return CL_SUCCESS;

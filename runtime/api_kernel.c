@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernel entries: creation from a built program and the kernel queries. */
 #include "../compiler/program.h"
+#include "../compiler/width.h"
 #include "check.h"
 #include "context.h"
 #include "info.h"
 #include "kernel.h"
 #include "mem.h"
+#include "ndrange.h"
 #include "platform.h"
 #include "program.h"
 
@@ -258,8 +260,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
         pthread_mutex_unlock(&kernel->lock);
         return LANES_INFO(out, cl_ulong, total);
     }
-    /* Work-items run one per sub-group until the vectorizer lands (width 1). */
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return LANES_INFO(out, size_t, 1);
+    /* A sub-group's width: groups of whole sub-groups leave no lane idle. */
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        return LANES_INFO(out, size_t, lanes_width_policy(k, NULL));
     case CL_KERNEL_PRIVATE_MEM_SIZE: return LANES_INFO(out, cl_ulong, 0);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         LANES_FAIL(CL_INVALID_VALUE, "only for built-in kernels or custom devices");
@@ -308,15 +311,119 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
     LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
 }
 
-/* Sub-group queries: validation only while the device reports no sub-groups
- * (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0, no cl_khr_subgroups). */
-static cl_int sub_group_info(cl_kernel kernel, cl_device_id device)
+/* The largest work-group the kernel may run. */
+static size_t max_group_items(const struct lanes_kernel_info *k)
+{
+    if (k->reqd_work_group_size[0])
+        return k->reqd_work_group_size[0] * k->reqd_work_group_size[1] * k->reqd_work_group_size[2];
+    return LANES_MAX_WORK_GROUP_SIZE;
+}
+
+/* The most sub-groups of width w a work-group of the kernel holds. */
+static size_t max_sub_groups(const struct lanes_kernel_info *k, size_t w)
+{
+    return (max_group_items(k) + w - 1) / w;
+}
+
+/* The work-items of a work-group of local size `local` (zeros beyond `dims`). */
+static size_t group_items(const size_t local[3])
+{
+    return local[0] * local[1] * local[2];
+}
+
+/*
+ * The width work-groups of `local` run at: the policy's, or 1 when the
+ * vectorizer refuses the kernel. Finding out compiles the launcher, as the
+ * first launch of that shape would (and that launch then finds it done),
+ * so that the queries always agree with what the kernel itself reports.
+ */
+static size_t kernel_width(cl_kernel kernel, const size_t local[3], cl_uint dims)
+{
+    struct lanes_specialization spec = {
+        .work_dim = dims, .small_ids = 1, .width = lanes_width_policy(kernel->info, local)};
+    memcpy(spec.local_size, local, sizeof spec.local_size);
+    uint32_t used = spec.width;
+    if (spec.width > 1 && !lanes_ndrange_launcher(kernel->program, kernel->info, &spec, &used))
+        used = spec.width; /* the launch will fail and say why; the policy stands */
+    return used;
+}
+
+/* The local size an NDRange query names: 1 to 3 size_t values. */
+static cl_int ndrange_input(size_t input_value_size, const void *input_value, size_t local[3])
+{
+    LANES_CHECK(input_value, CL_INVALID_VALUE, "input_value is NULL");
+    LANES_CHECK(input_value_size && input_value_size % sizeof(size_t) == 0 &&
+                    input_value_size <= 3 * sizeof(size_t),
+                CL_INVALID_VALUE, "input_value_size is not 1 to 3 size_t values");
+    local[0] = local[1] = local[2] = 1;
+    memcpy(local, input_value, input_value_size);
+    for (unsigned d = 0; d < 3; d++)
+        LANES_CHECK(local[d] > 0, CL_INVALID_VALUE, "a local size is 0");
+    return CL_SUCCESS;
+}
+
+/*
+ * The sub-group queries (OpenCL 3.0 §5.9.4), from the width policy that
+ * launches use (compiler/width.h), so that they agree with what the
+ * kernel's get_max_sub_group_size and friends return.
+ */
+static cl_int sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info name,
+                             size_t input_value_size, const void *input_value,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret)
 {
     LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
     cl_context c = kernel->program->context;
     LANES_CHECK(device ? lanes_context_has_device(c, device) : c->num_devices == 1,
                 CL_INVALID_DEVICE, "device is not the kernel's, or NULL with several devices");
-    LANES_FAIL(CL_INVALID_OPERATION, "the device does not support sub-groups yet");
+    struct lanes_info_out out = {param_value_size, param_value, param_value_size_ret};
+    const struct lanes_kernel_info *k = kernel->info;
+    size_t local[3];
+    cl_int err;
+    switch (name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+        if ((err = ndrange_input(input_value_size, input_value, local)) != CL_SUCCESS)
+            return err;
+        size_t w = kernel_width(kernel, local, (cl_uint)(input_value_size / sizeof(size_t)));
+        size_t items = group_items(local);
+        if (name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+            return LANES_INFO(out, size_t, items < w ? items : w);
+        return LANES_INFO(out, size_t, (items + w - 1) / w);
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        LANES_CHECK(input_value && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
+                    "input_value is not one size_t");
+        size_t count = *(const size_t *)input_value;
+        LANES_CHECK(param_value_size_ret || param_value, CL_INVALID_VALUE,
+                    "param_value and param_value_size_ret are both NULL");
+        size_t dims = param_value_size / sizeof(size_t);
+        LANES_CHECK(!param_value ||
+                        (param_value_size % sizeof(size_t) == 0 && dims >= 1 && dims <= 3),
+                    CL_INVALID_VALUE, "param_value_size is not 1 to 3 size_t values");
+        size_t result[3] = {0, 0, 0};
+        const size_t *reqd = k->reqd_work_group_size;
+        if (reqd[0]) {
+            /* The one local size the kernel runs with, if it has `count` sub-groups. */
+            size_t w = kernel_width(kernel, reqd, 3), items = group_items(reqd);
+            if (count == (items + w - 1) / w)
+                memcpy(result, reqd, sizeof result);
+        } else if (count > 0 && count <= max_sub_groups(k, lanes_width_policy(k, NULL))) {
+            /* `count` rows of W work-items. */
+            result[0] = count * lanes_width_policy(k, NULL);
+            result[1] = result[2] = 1;
+        }
+        if (param_value_size_ret)
+            *param_value_size_ret = param_value_size ? param_value_size : 3 * sizeof(size_t);
+        if (param_value)
+            memcpy(param_value, result, dims * sizeof(size_t));
+        return CL_SUCCESS;
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+        return LANES_INFO(out, size_t, max_sub_groups(k, lanes_min_width()));
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return LANES_INFO(out, size_t, 0);
+    }
+    LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
@@ -326,9 +433,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
                                                         size_t param_value_size, void *param_value,
                                                         size_t *param_value_size_ret)
 {
-    (void)param_name, (void)input_value_size, (void)input_value;
-    (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-    return sub_group_info(kernel, device);
+    return sub_group_info(kernel, device, param_name, input_value_size, input_value,
+                          param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
@@ -336,7 +442,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value,
     size_t *param_value_size_ret)
 {
-    (void)param_name, (void)input_value_size, (void)input_value;
-    (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-    return sub_group_info(in_kernel, in_device);
+    return sub_group_info(in_kernel, in_device, param_name, input_value_size, input_value,
+                          param_value_size, param_value, param_value_size_ret);
 }

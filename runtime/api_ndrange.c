@@ -30,16 +30,25 @@ static size_t round_up(size_t n, size_t a)
 /*
  * A local size for each dimension when the application gives none: as many
  * work-items in x as divide the global size (up to 256), then y, then z, so
- * that one launcher call covers enough work to amortize it.
+ * that one launcher call covers enough work to amortize it. In x, a
+ * multiple of the sub-group width when one divides the global size, so
+ * that every sub-group is full.
  */
-static void choose_local_size(unsigned work_dim, const size_t *global, size_t local[3])
+static void choose_local_size(const struct lanes_kernel_info *k, unsigned work_dim,
+                              const size_t *global, size_t local[3])
 {
-    size_t budget = 256;
+    size_t budget = 256, w = lanes_width_policy(k, NULL);
     for (unsigned d = 0; d < 3; d++) {
         local[d] = 1;
         if (d >= work_dim)
             continue;
-        for (size_t l = budget < global[d] ? budget : global[d]; l > 1; l--)
+        size_t top = budget < global[d] ? budget : global[d];
+        for (size_t l = top - top % w; d == 0 && l >= w; l -= w)
+            if (global[d] % l == 0) {
+                local[d] = l;
+                break;
+            }
+        for (size_t l = top; local[d] == 1 && l > 1; l--)
             if (global[d] % l == 0) {
                 local[d] = l;
                 break;
@@ -64,7 +73,7 @@ static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, c
         local_in = reqd;
     } else if (!local_in) {
         if (global)
-            choose_local_size(work_dim, global, local);
+            choose_local_size(info, work_dim, global, local);
         else
             local[0] = local[1] = local[2] = 1; /* nothing runs (OpenCL 2.1+) */
         return CL_SUCCESS;
@@ -168,7 +177,7 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
             continue;
         for (unsigned d = 0; d < 3; d++)
             spec.group_size[d] = c >> d & 1 ? rest[d] : local[d];
-        if (!(fn[c] = lanes_ndrange_launcher(kernel->program, kernel->info, &spec)))
+        if (!(fn[c] = lanes_ndrange_launcher(kernel->program, kernel->info, &spec, NULL)))
             return false;
     }
     return true;

@@ -31,6 +31,12 @@ static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
     /* Double precision (builtins/math/math_double.cl, kernels-tests/test_math_double.c). */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+    /*
+     * Not cl_khr_subgroups: that extension promises that the sub-groups of a
+     * work-group make independent forward progress (the CTS's ifp_ext
+     * checks it), and Lanes runs them in turns. Sub-groups are offered as
+     * OpenCL 3.0's optional feature instead (__opencl_c_subgroups below).
+     */
 };
 
 /* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
@@ -64,6 +70,11 @@ static const cl_name_version opencl_c_features[] = {
      * and friends lowered by compiler/generic.c (kernels-tests/test_generic.c).
      */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
+    /*
+     * Sub-groups without independent forward progress (builtins/subgroup/,
+     * kernels-tests/test_subgroups.c, CTS test_subgroups).
+     */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
 };
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */

@@ -133,21 +133,26 @@ static void append_log(cl_program p, const char *line)
 }
 
 lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
-                                         const struct lanes_specialization *spec)
+                                         const struct lanes_specialization *spec, uint32_t *width)
 {
     pthread_mutex_lock(&program->lock);
     for (struct lanes_launcher_entry *e = program->launchers; e; e = e->next) {
         if (e->kernel == kernel && same_spec(&e->spec, spec)) {
             pthread_mutex_unlock(&program->lock);
+            if (width)
+                *width = e->width;
             return e->fn;
         }
     }
     /* Compiles under the program's lock: one build per specialization, however many threads. */
     char *log = NULL;
-    lanes_launcher_fn fn = lanes_launcher_build(program->module, kernel, spec, NULL, &log);
+    uint32_t used = spec->width;
+    lanes_launcher_fn fn = lanes_launcher_build(program->module, kernel, spec, &used, &log);
     struct lanes_launcher_entry *e = fn ? malloc(sizeof *e) : NULL;
+    if (width)
+        *width = used;
     if (e) {
-        *e = (struct lanes_launcher_entry){program->launchers, kernel, *spec, fn};
+        *e = (struct lanes_launcher_entry){program->launchers, kernel, *spec, fn, used};
         program->launchers = e;
         if (log) { /* why the kernel was not vectorized */
             append_log(program, log);

@@ -12,6 +12,7 @@ struct lanes_launcher_entry {
     const struct lanes_kernel_info *kernel;
     struct lanes_specialization spec;
     lanes_launcher_fn fn;
+    uint32_t width; /* the width it runs: spec.width, or 1 when the vectorizer refused */
 };
 
 /*
@@ -20,7 +21,7 @@ struct lanes_launcher_entry {
  * appended to the program's build log. Thread-safe.
  */
 lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
-                                         const struct lanes_specialization *spec);
+                                         const struct lanes_specialization *spec, uint32_t *width);
 
 /* Frees a program's list of launchers (the code stays in the JIT). */
 void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);

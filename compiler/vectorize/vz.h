@@ -115,6 +115,26 @@ bool vz_pure_call(LLVMValueRef i);
  */
 void vz_build_return(struct vz *v, LLVMBuilderRef b);
 
+/*
+ * The vector form of a sub-group function (vz_subgroup.c): its result is
+ * uniform ('u': returned) or varying ('v': stored through a first pointer
+ * parameter); each operand is passed as a pointer to its vector ('v') or
+ * as the scalar of a uniform value ('u'); a last i32 holds the active lanes.
+ */
+struct vz_sg_form {
+    char result;
+    const char *params;
+};
+
+/* True, with *form, when the function `name` (mangled) has a vector form. */
+bool vz_sg_form(const char *name, struct vz_sg_form *form);
+
+/* True when `name` (mangled) is a sub-group function, with a vector form or not. */
+bool vz_sg_function(const char *name);
+
+/* The name of the vector form at width w of sub-group function `name`. */
+bool vz_sg_form_name(const char *name, unsigned w, char *out, size_t size);
+
 /* A declaration of `name` of type `t` in v->m (added when missing). */
 LLVMValueRef vz_function(struct vz *v, const char *name, LLVMTypeRef t);
 

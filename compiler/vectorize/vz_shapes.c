@@ -213,6 +213,9 @@ static struct vz_shape call(struct vz *v, LLVMValueRef i)
         return uniform;
     if (strcmp(name, VZ_BLOCK_MASK_FUNCTION) == 0)
         return vz_shape_of(v, LLVMGetOperand(i, 0));
+    struct vz_sg_form form;
+    if (vz_sg_form(name, &form))
+        return form.result == 'u' ? uniform : varying;
     /* A call that only computes gives the same result for the same arguments. */
     return vz_pure_call(i) ? all_uniform(v, i) : varying;
 }
@@ -285,10 +288,15 @@ static const char *unsupported(struct vz *v, LLVMValueRef i)
     case LLVMLandingPad:
     case LLVMResume:
     case LLVMVAArg: return "an unsupported instruction";
-    case LLVMCall:
-        if (!vz_callee(i, &(const char *){NULL}))
+    case LLVMCall: {
+        const char *name = NULL;
+        struct vz_sg_form form;
+        if (!vz_callee(i, &name))
             return "an indirect call";
+        if (vz_sg_function(name) && !vz_sg_form(name, &form))
+            return "a sub-group function with no vector form";
         return NULL;
+    }
     default: (void)v; return NULL;
     }
 }

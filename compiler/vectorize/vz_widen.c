@@ -710,6 +710,103 @@ static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
     return per_lane(v, i, true);
 }
 
+/* A private slot for one <W x T> in the vector function's entry block, aligned for vectors. */
+static LLVMValueRef entry_slot(struct vz *v, LLVMTypeRef t)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(v->ctx);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(v->vfn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(b, first);
+    else
+        LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef a = LLVMBuildAlloca(b, t, "sg.slot");
+    LLVMSetAlignment(a, (unsigned)LLVMABIAlignmentOfType(v->td, t));
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+/* The active lanes as an i32 bit mask (bit l: lane l). */
+static LLVMValueRef mask_bits(struct vz *v)
+{
+    LLVMValueRef m = mask(v);
+    if (!m)
+        return LLVMConstInt(v->i32, v->w >= 32 ? 0xffffffffu : (1u << v->w) - 1, 0);
+    LLVMValueRef bits = LLVMBuildBitCast(v->b, m, LLVMIntTypeInContext(v->ctx, v->w), "");
+    return v->w < 32 ? LLVMBuildZExt(v->b, bits, v->i32, "") : bits;
+}
+
+/* The value of `x` in the first active lane (lane 0 when none is). */
+static LLVMValueRef first_active(struct vz *v, LLVMValueRef x)
+{
+    if (vz_shape_of(v, x).kind == VZ_UNIFORM)
+        return scalar(v, x);
+    LLVMValueRef bits = mask_bits(v);
+    LLVMTypeRef t = v->i32;
+    LLVMValueRef args[2] = {bits, LLVMConstInt(v->i1, 0, 0)};
+    LLVMValueRef lane = intrinsic(v, "llvm.cttz", &t, 1, args, 2);
+    lane = LLVMBuildAnd(v->b, lane, LLVMConstInt(v->i32, v->w - 1, 0), "");
+    return LLVMBuildExtractElement(v->b, vector(v, x), lane, "");
+}
+
+/*
+ * A sub-group function: one call of its vector form (vz_subgroup.c), which
+ * sees every lane's operand and the active lanes.
+ */
+static LLVMValueRef widen_sg_call(struct vz *v, LLVMValueRef i, const char *name,
+                                  const struct vz_sg_form *form)
+{
+    char vname[256];
+    LLVMTypeRef t = LLVMTypeOf(i);
+    if (!vz_sg_form_name(name, v->w, vname, sizeof vname) || !plain_scalar(v, t)) {
+        vz_refuse(v, i, "a sub-group function of a type with no vector form");
+        return NULL;
+    }
+    unsigned n = (unsigned)LLVMGetNumArgOperands(i);
+    if (strlen(form->params) != n) {
+        vz_refuse(v, i, "a sub-group function called with unexpected operands");
+        return NULL;
+    }
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(v->ctx, 0);
+    LLVMTypeRef types[n + 2];
+    LLVMValueRef args[n + 2];
+    unsigned k = 0;
+    LLVMValueRef out = NULL;
+    if (form->result == 'v') {
+        out = entry_slot(v, vec_type(v, t));
+        types[k] = ptr;
+        args[k++] = out;
+    }
+    for (unsigned a = 0; a < n; a++) {
+        LLVMValueRef op = LLVMGetOperand(i, a);
+        if (form->params[a] == 'v') {
+            LLVMTypeRef vt = vec_type(v, LLVMTypeOf(op));
+            if (!plain_scalar(v, LLVMTypeOf(op)) || !vt) {
+                vz_refuse(v, i, "a sub-group function of a type with no vector form");
+                return NULL;
+            }
+            LLVMValueRef slot = entry_slot(v, vt);
+            LLVMBuildStore(v->b, vector(v, op), slot);
+            types[k] = ptr;
+            args[k++] = slot;
+        } else {
+            types[k] = LLVMTypeOf(op);
+            args[k++] = first_active(v, op);
+        }
+    }
+    types[k] = v->i32;
+    args[k++] = mask_bits(v);
+    LLVMTypeRef ft =
+        LLVMFunctionType(form->result == 'v' ? LLVMVoidTypeInContext(v->ctx) : t, types, k, 0);
+    LLVMValueRef f = vz_function(v, vname, ft);
+    LLVMValueRef call = LLVMBuildCall2(v->b, ft, f, args, k, "");
+    if (!out)
+        return call;
+    LLVMValueRef r = LLVMBuildLoad2(v->b, vec_type(v, t), out, "");
+    LLVMSetAlignment(r, (unsigned)LLVMABIAlignmentOfType(v->td, vec_type(v, t)));
+    return r;
+}
+
 /* extractelement, insertelement and shufflevector on a varying vector (an array of vectors). */
 static LLVMValueRef widen_vector_op(struct vz *v, LLVMValueRef i)
 {
@@ -908,8 +1005,12 @@ static void widen_instruction(struct vz *v, LLVMValueRef i)
         vz_map_put_value(&v->vals, i, s.kind == VZ_VARYING ? v->cur_mask : scalar(v, m));
         return;
     }
-    /* Side effects other than stores are varying (vz_shapes.c): they run per lane. */
-    LLVMValueRef r = s.kind == VZ_VARYING ? widen_varying(v, i) : widen_scalar(v, i, s);
+    struct vz_sg_form form;
+    LLVMValueRef r;
+    if (op == LLVMCall && vz_callee(i, &name) && vz_sg_form(name, &form))
+        r = widen_sg_call(v, i, name, &form);
+    else /* Side effects other than stores are varying (vz_shapes.c): they run per lane. */
+        r = s.kind == VZ_VARYING ? widen_varying(v, i) : widen_scalar(v, i, s);
     if (!r || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
         return;
     vz_map_put_value(&v->vals, i, r);

@@ -104,14 +104,6 @@ static void unsupported_features_are_invalid_operation(void **state)
     cl_program p = NULL;
     assert_int_equal(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p, &p, NULL), CL_SUCCESS);
 
-    size_t sz = 0;
-    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
-                                             sizeof sz, &sz, NULL),
-                     CL_INVALID_OPERATION);
-    assert_int_equal(clGetKernelSubGroupInfo(NULL, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
-                                             sizeof sz, &sz, NULL),
-                     CL_INVALID_KERNEL);
-
     cl_int err = 0;
     const cl_uint bogus = 0xdeadbeef;
     assert_null(clCreateProgramWithIL(ctx, &bogus, sizeof bogus, &err));
@@ -124,6 +116,122 @@ static void unsupported_features_are_invalid_operation(void **state)
                      CL_INVALID_OPERATION);
     assert_int_equal(clSetProgramSpecializationConstant(NULL, 0, sizeof spec, &spec),
                      CL_INVALID_PROGRAM);
+    clReleaseKernel(k);
+}
+
+/*
+ * clGetKernelSubGroupInfo: every query agrees with what the kernel itself
+ * reports (get_max_sub_group_size, get_num_sub_groups), and bad input
+ * gets the specification's codes.
+ */
+static void sub_group_info(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void k(global uint *p) {\n"
+                            "    if (get_local_linear_id() == 0) {\n"
+                            "        p[0] = get_max_sub_group_size();\n"
+                            "        p[1] = get_num_sub_groups();\n"
+                            "    }\n"
+                            "}",
+                            "k", "-cl-std=CL3.0");
+    static const size_t locals[][3] = {{64, 1, 1}, {37, 1, 1}, {24, 1, 1}, {4, 3, 1},
+                                       {1, 1, 1},  {8, 8, 2},  {5, 1, 1}};
+    for (size_t i = 0; i < sizeof locals / sizeof *locals; i++) {
+        const size_t *local = locals[i];
+        size_t max = 0, count = 0, ret = 0;
+        assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                                 3 * sizeof(size_t), local, sizeof max, &max, &ret),
+                         CL_SUCCESS);
+        assert_int_equal(ret, sizeof(size_t));
+        assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                                 3 * sizeof(size_t), local, sizeof count, &count,
+                                                 NULL),
+                         CL_SUCCESS);
+        cl_uint got[2] = {0, 0};
+        cl_int err;
+        cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof got, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
+        assert_int_equal(clEnqueueNDRangeKernel(queue, k, 3, NULL, local, local, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(
+            clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL),
+            CL_SUCCESS);
+        clReleaseMemObject(buf);
+        assert_int_equal(got[0], max);
+        assert_int_equal(got[1], count);
+        size_t items = local[0] * local[1] * local[2];
+        assert_true(max >= 1 && max <= items && count == (items + max - 1) / max);
+    }
+    /* LOCAL_SIZE_FOR_SUB_GROUP_COUNT gives a local size with that many sub-groups. */
+    size_t want = 3, local[3] = {0, 0, 0}, count = 0;
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                             sizeof want, &want, sizeof local, local, NULL),
+                     CL_SUCCESS);
+    assert_true(local[0] > 0 && local[1] == 1 && local[2] == 1);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                             sizeof local, local, sizeof count, &count, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(count, want);
+    size_t multiple = 0, max_num = 0, compile_num = 1;
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                              sizeof multiple, &multiple, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(local[0], 3 * multiple);
+    /* Too many sub-groups for any work-group: zeros. */
+    want = 1u << 20;
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                             sizeof want, &want, sizeof local, local, NULL),
+                     CL_SUCCESS);
+    assert_true(local[0] == 0 && local[1] == 0 && local[2] == 0);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                             sizeof max_num, &max_num, NULL),
+                     CL_SUCCESS);
+    cl_uint device_max = 0;
+    assert_int_equal(
+        clGetDeviceInfo(dev, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof device_max, &device_max, NULL),
+        CL_SUCCESS);
+    assert_true(max_num >= 1 && max_num <= device_max);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL,
+                                             sizeof compile_num, &compile_num, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(compile_num, 0);
+
+    /* Errors. */
+    size_t sz = 0, one[3] = {16, 1, 1};
+    assert_int_equal(clGetKernelSubGroupInfo(NULL, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                             sizeof sz, &sz, NULL),
+                     CL_INVALID_KERNEL);
+    assert_int_equal(clGetKernelSubGroupInfo(k, (cl_device_id)k, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                             NULL, sizeof sz, &sz, NULL),
+                     CL_INVALID_DEVICE);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 0,
+                                             NULL, sizeof sz, &sz, NULL),
+                     CL_INVALID_VALUE); /* no local size */
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                             4 * sizeof(size_t), one, sizeof sz, &sz, NULL),
+                     CL_INVALID_VALUE); /* four dimensions */
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                             sizeof(size_t) + 1, one, sizeof sz, &sz, NULL),
+                     CL_INVALID_VALUE);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                             sizeof one, one, 1, &sz, NULL),
+                     CL_INVALID_VALUE); /* param_value too small */
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, 0x7fff, 0, NULL, sizeof sz, &sz, NULL),
+                     CL_INVALID_VALUE);
+    /* The KHR entry point, through the extension function table. */
+    clGetKernelSubGroupInfoKHR_fn khr =
+        (clGetKernelSubGroupInfoKHR_fn)clGetExtensionFunctionAddressForPlatform(
+            lanes_test_platform(), "clGetKernelSubGroupInfoKHR");
+    assert_non_null(khr);
+    size_t viakhr = 0, direct = 0;
+    assert_int_equal(khr(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof one, one,
+                         sizeof viakhr, &viakhr, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                             sizeof one, one, sizeof direct, &direct, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(viakhr, direct);
     clReleaseKernel(k);
 }
 
@@ -287,6 +395,7 @@ int main(void)
         cmocka_unit_test(reqd_work_group_size_without_local_size),
         cmocka_unit_test(vec_type_hint_attribute),
         cmocka_unit_test(unsupported_features_are_invalid_operation),
+        cmocka_unit_test(sub_group_info),
         cmocka_unit_test(program_release_callback_is_invalid_operation),
         cmocka_unit_test(wide_vector_argument),
         cmocka_unit_test(opencl_version_macro),

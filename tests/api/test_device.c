@@ -301,7 +301,7 @@ static void capability_lists(void **state)
      * (kernels-tests/test_atomics.c, which uses each of them), program-scope
      * variables (kernels-tests/test_globals.c), work-group collectives
      * (kernels-tests/test_collectives.c), the generic address space
-     * (kernels-tests/test_generic.c).
+     * (kernels-tests/test_generic.c), sub-groups (kernels-tests/test_subgroups.c).
      */
     cl_name_version features[16];
     assert_int_equal(
@@ -315,7 +315,8 @@ static void capability_lists(void **state)
                                    "__opencl_c_program_scope_global_variables",
                                    "__opencl_c_work_group_collective_functions",
                                    "__opencl_c_fp64",
-                                   "__opencl_c_generic_address_space"};
+                                   "__opencl_c_generic_address_space",
+                                   "__opencl_c_subgroups"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
@@ -382,9 +383,15 @@ static void capability_lists(void **state)
         assert_true(max_sg > 0);
     } else {
         assert_int_equal(err, CL_INVALID_VALUE);
-        assert_false(lanes_test_has_word(ext, "cl_khr_subgroups"));
-        assert_int_equal(max_sg, 0);
     }
+    /*
+     * Sub-groups as OpenCL 3.0's optional feature, not as cl_khr_subgroups,
+     * whose sub-groups make independent forward progress (Lanes' do not).
+     */
+    assert_false(lanes_test_has_word(ext, "cl_khr_subgroups"));
+    size_t max_wg;
+    GET(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, max_wg);
+    assert_true(max_sg >= 1 && max_sg <= max_wg);
     cl_bool ifp;
     GET(dev, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, ifp);
     assert_false(ifp);

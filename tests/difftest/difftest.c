@@ -18,7 +18,10 @@
  * counter down, barriers only sit in uniform control flow with no return
  * before them, and an atomic on a per-work-group slot is executed at most
  * once per work-item (never in a loop) so that the old values it returns
- * follow the work-items' linear order at every width. x / 0 and
+ * follow the work-items' linear order at every width. Sub-group functions
+ * sit in uniform control flow too, in identities whose value does not
+ * depend on the width (an inclusive minus an exclusive scan is the value
+ * itself). x / 0 and
  * INT_MIN / -1 are generated on purpose: Lanes gives them a value, which
  * must not depend on the width.
  */
@@ -64,13 +67,14 @@ enum feature {
     F_GATHER,
     F_2D,
     F_NON_UNIFORM,
+    F_SUBGROUPS,
     NUM_FEATURES
 };
 
 static const char *const feature_names[NUM_FEATURES] = {
     "if",       "switch", "loops",  "break",        "return",      "arrays",
     "division", "float",  "math",   "int-builtins", "select",      "vectors",
-    "atomics",  "local",  "gather", "2d",           "non-uniform",
+    "atomics",  "local",  "gather", "2d",           "non-uniform", "subgroups",
 };
 
 /* What the generator may emit; a test case is its seed and this. */
@@ -706,24 +710,64 @@ static void exchange(struct gen *g, unsigned k)
     line(g, "barrier(CLK_LOCAL_MEM_FENCE);");
 }
 
-static const char preamble[] = "#define NIN " STR(
-    NIN) "\n"
-         "#define SLOTS " STR(
-             SLOTS) "\n"
-                    "#define GA " STR(
-                        GA) "\n"
-                            "#define GO " STR(
-                                GO) "\n"
-                                    "#define IX(e) ((uint)(e) & (NIN - 1u))\n"
-                                    "#define IXP(e) ((uint)(e) & 7u)\n"
-                                    "#define ADD(a, b) ((int)((uint)(a) + (uint)(b)))\n"
-                                    "#define SUB(a, b) ((int)((uint)(a) - (uint)(b)))\n"
-                                    "#define MUL(a, b) ((int)((uint)(a) * (uint)(b)))\n"
-                                    "#define SHL(a, b) ((int)((uint)(a) << ((uint)(b) & 31u)))\n"
-                                    /* A divisor 0 or -1 must not be a constant: Clang folds a
-                                       constant x / 0 to poison. */
-                                    "#define DIV(a, b) ((a) / ((b) ^ zero))\n"
-                                    "#define REM(a, b) ((a) % ((b) ^ zero))\n";
+/*
+ * A statement of sub-group functions (uniform control flow, no return
+ * before it), whose effect is the same at every width: each identity holds
+ * in any sub-group.
+ */
+static void subgroup_stmt(struct gen *g)
+{
+    struct rng *r = &g->r;
+    unsigned v = below(r, NV);
+    char *e = expr(g, below(r, 2) ? T_INT : T_UINT, g->cfg->expr_depth);
+    switch (below(r, 4)) {
+    case 0:
+        line(g,
+             "i%u = ADD(i%u, SUB(sub_group_scan_inclusive_add(%s), "
+             "sub_group_scan_exclusive_add(%s)));",
+             v, v, e, e);
+        break;
+    case 1:
+        line(g,
+             "i%u = ADD(i%u, (sub_group_reduce_max(%s) >= (%s)) + "
+             "(sub_group_reduce_min(%s) <= (%s)));",
+             v, v, e, e, e, e);
+        break;
+    case 2:
+        line(g, "u%u ^= sub_group_scan_inclusive_max(%s) >= (%s) ? (uint)(%s) : 0u;", v, e, e, e);
+        break;
+    default:
+        line(g,
+             "u%u += (uint)sub_group_all(1) + (uint)sub_group_any((%s) == (%s)) + "
+             "(get_sub_group_id() * get_max_sub_group_size() + get_sub_group_local_id() == "
+             "(uint)lid);",
+             v, e, e);
+        break;
+    }
+    free(e);
+}
+
+static const char preamble[] =
+    "#pragma OPENCL FP_CONTRACT OFF\n"
+    "#define NIN " STR(
+        NIN) "\n"
+             "#define SLOTS " STR(
+                 SLOTS) "\n"
+                        "#define GA " STR(
+                            GA) "\n"
+                                "#define GO " STR(
+                                    GO) "\n"
+                                        "#define IX(e) ((uint)(e) & (NIN - 1u))\n"
+                                        "#define IXP(e) ((uint)(e) & 7u)\n"
+                                        "#define ADD(a, b) ((int)((uint)(a) + (uint)(b)))\n"
+                                        "#define SUB(a, b) ((int)((uint)(a) - (uint)(b)))\n"
+                                        "#define MUL(a, b) ((int)((uint)(a) * (uint)(b)))\n"
+                                        "#define SHL(a, b) ((int)((uint)(a) << ((uint)(b) & "
+                                        "31u)))\n"
+                                        /* A divisor 0 or -1 must not be a constant: Clang folds a
+                                           constant x / 0 to poison. */
+                                        "#define DIV(a, b) ((a) / ((b) ^ zero))\n"
+                                        "#define REM(a, b) ((a) % ((b) ^ zero))\n";
 
 /* The source of kernel `name`, from seed and cfg alone. */
 static char *generate(uint64_t seed, const struct gen_cfg *cfg, const char *name)
@@ -751,12 +795,17 @@ static char *generate(uint64_t seed, const struct gen_cfg *cfg, const char *name
         line(&g, "for (int k = 0; k < 8; k++)");
         line(&g, "    pa[k] = ia[IX(gid * 8 + k)];");
     }
+    if (on(&g, F_SUBGROUPS))
+        subgroup_stmt(&g);
     for (unsigned s = 0; s <= exchanges; s++) {
         /* No return before a barrier: every work-item must reach it. */
         g.may_return = s == exchanges;
         block(&g, cfg->depth);
-        if (s < exchanges)
+        if (s < exchanges) {
             exchange(&g, s);
+            if (on(&g, F_SUBGROUPS))
+                subgroup_stmt(&g);
+        }
     }
     for (unsigned t = 0; t < 3; t++)
         for (unsigned v = 0; v < NV; v++)
