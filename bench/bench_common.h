@@ -77,4 +77,21 @@ static inline double bench_time_kernel(cl_command_queue q, cl_kernel k, int runs
     return bench_median(t, (size_t)runs);
 }
 
+/* Prints, after `name`, each line of p's build log for `device` that says a
+ * kernel was not vectorized (Lanes names the kernels that ran at width 1). */
+static inline void bench_print_not_vectorized(cl_program p, cl_device_id device, const char *name)
+{
+    size_t log_size = 0;
+    if (clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) != CL_SUCCESS ||
+        log_size <= 1)
+        return;
+    char *log = malloc(log_size);
+    if (log &&
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, log_size, log, NULL) == CL_SUCCESS)
+        for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+            if (strstr(line, "not vectorized"))
+                printf("  %-28s %s\n", name, line);
+    free(log);
+}
+
 #endif

@@ -227,20 +227,7 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
     }
     free(poly_out_host);
 
-    /* Lanes says in the build log which kernels ran at width 1 instead. */
-    size_t log_size = 0;
-    if (clGetProgramBuildInfo(p, t->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size) ==
-            CL_SUCCESS &&
-        log_size > 1) {
-        char *log = malloc(log_size);
-        if (log && clGetProgramBuildInfo(p, t->device, CL_PROGRAM_BUILD_LOG, log_size, log, NULL) ==
-                       CL_SUCCESS) {
-            for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
-                if (strstr(line, "not vectorized"))
-                    printf("  %-28s %s\n", t->name, line);
-        }
-        free(log);
-    }
+    bench_print_not_vectorized(p, t->device, t->name);
 
     clReleaseMemObject(mb_out), clReleaseMemObject(poly_out), clReleaseMemObject(in);
     clReleaseKernel(mb), clReleaseKernel(poly);
