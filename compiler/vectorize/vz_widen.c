@@ -531,10 +531,15 @@ static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
     if (a.kind == VZ_UNIFORM) {
         if (!v->linearized)
             return clone_with(v, i, -1);
-        /* In linearized code the block may run with no lane active: then the address may be bad. */
+        /*
+         * In linearized code the block may run with no lane active: then the
+         * address may be bad. The value is then zero, not poison: uniform code
+         * goes on with it, and poison passed to a noundef parameter (any
+         * library call) would make the path UB, and LLVM would drop the guard.
+         */
         struct guard g = guard_begin(v, any(v, mask(v)));
         LLVMValueRef x = clone_with(v, i, -1);
-        return guard_end(v, &g, x, LLVMGetPoison(t));
+        return guard_end(v, &g, x, LLVMConstNull(t));
     }
     LLVMValueRef m = mask(v);
     if (a.kind == VZ_CONTIGUOUS && plain_scalar(v, t) &&
@@ -746,7 +751,8 @@ static LLVMValueRef first_active(struct vz *v, LLVMValueRef x)
     LLVMValueRef args[2] = {bits, LLVMConstInt(v->i1, 0, 0)};
     LLVMValueRef lane = intrinsic(v, "llvm.cttz", &t, 1, args, 2);
     lane = LLVMBuildAnd(v->b, lane, LLVMConstInt(v->i32, v->w - 1, 0), "");
-    return LLVMBuildExtractElement(v->b, vector(v, x), lane, "");
+    /* No lane active: an inactive lane's value, which must not be poison (noundef). */
+    return LLVMBuildFreeze(v->b, LLVMBuildExtractElement(v->b, vector(v, x), lane, ""), "");
 }
 
 /*

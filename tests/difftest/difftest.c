@@ -93,6 +93,7 @@ static struct {
     unsigned jobs;
     bool verbose;
     bool keep_going;
+    const char *kernel; /* --kernel: this source instead of the seed's (a hand reduction) */
     struct gen_cfg cfg;
 } opt = {
     .seed = 1,
@@ -897,6 +898,17 @@ static void make_case(struct tcase *c, uint64_t seed, const struct gen_cfg *cfg)
     c->cfg = *cfg;
     snprintf(c->name, sizeof c->name, "k%" PRIu64, seed);
     c->src = generate(seed, cfg, c->name);
+    if (opt.kernel) {
+        FILE *f = fopen(opt.kernel, "r");
+        char *text = f ? calloc(1, 1 << 20) : NULL;
+        if (!text || fread(text, 1, (1 << 20) - 1, f) == 0) {
+            fprintf(stderr, "difftest: cannot read %s\n", opt.kernel);
+            exit(2);
+        }
+        fclose(f);
+        free(c->src);
+        c->src = text;
+    }
     pick_shape(c);
     struct rng r = {seed * 0x9e3779b97f4a7c15u + 3};
     for (unsigned i = 0; i < NIN; i++) {
@@ -1363,7 +1375,9 @@ static void reduce(const struct tcase *failing, unsigned width)
 static void usage(void)
 {
     fprintf(stderr, "usage: difftest [--seed S] [--count N] [--widths 8,16,32] [--jobs J] "
-                    "[--depth D] [--verbose] [--keep-going] [--no-FEATURE...]\nfeatures:");
+                    "[--depth D] [--verbose] [--keep-going] [--kernel FILE] [--no-FEATURE...]\n"
+                    "(--kernel: run FILE, kernel k<seed>, with the seed's inputs and shape)\n"
+                    "features:");
     for (unsigned f = 0; f < NUM_FEATURES; f++)
         fprintf(stderr, " %s", feature_names[f]);
     fprintf(stderr, "\n");
@@ -1400,6 +1414,9 @@ static void parse(int argc, char **argv)
                 else if (*s)
                     usage();
             }
+            i++;
+        } else if (!strcmp(a, "--kernel") && v) {
+            opt.kernel = v;
             i++;
         } else if (!strcmp(a, "--verbose")) {
             opt.verbose = true;
@@ -1485,7 +1502,8 @@ int main(int argc, char **argv)
         }
         report(ref, runs[r], i, what);
         write_kernel(&cases[i], runs[r]->width, "");
-        reduce(&cases[i], runs[r]->width);
+        if (!opt.kernel) /* a kernel given by hand is reduced by hand */
+            reduce(&cases[i], runs[r]->width);
     }
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
