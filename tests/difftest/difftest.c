@@ -432,7 +432,10 @@ static char *float_expr(struct gen *g, unsigned d)
             switch (below(r, 3)) {
             case 0: f = kt_format("%s(%%s)", un[below(r, 10)]); break;
             case 1: f = kt_format("%s(%%s, %%s)", bin[below(r, 4)]); break;
-            default: f = kt_format("%s(%%s, %%s, %%s)", chance(r, 50) ? "mad" : "fma"); break;
+            default:
+                /* Not mad: its precision is the implementation's, and may differ between widths. */
+                f = kt_format("%s(%%s, %%s, %%s)", chance(r, 50) ? "fma" : "fma");
+                break;
             }
             char *s = COMPOSE(f, T_FLOAT, T_FLOAT, T_FLOAT);
             free(f);
