@@ -36,6 +36,7 @@ struct lin {
     struct vz_map slot;   /* block -> its mask's slot; phi -> its slot */
     struct vz_map index;  /* block -> its position in order + 1 */
     struct vz_map region; /* block -> its region's number + 1; none: it stays as it is */
+    struct vz_map forced; /* blocks whose branch diverges once the regions are linearized */
     LLVMValueRef any, block_mask;
 };
 
@@ -190,12 +191,43 @@ static LLVMValueRef declare(struct vz *v, const char *name)
 
 /* Whether the lanes may split at the end of `bb`: a conditional branch on a value not known
  * uniform. */
-static bool divergent_branch(struct vz *v, LLVMBasicBlockRef bb)
+static bool divergent_branch(struct lin *l, LLVMBasicBlockRef bb)
 {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if (LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
         return false;
-    return vz_shape_of(v, LLVMGetCondition(t)).kind != VZ_UNIFORM;
+    uint64_t forced;
+    return vz_shape_of(l->v, LLVMGetCondition(t)).kind != VZ_UNIFORM ||
+           vz_map_get(&l->forced, bb, &forced);
+}
+
+/*
+ * Whether `x` is computed from a value defined in a region (or from a phi
+ * that takes one): such a value may differ between lanes once the region
+ * is linearized even where the shapes say uniform (a loop counter read
+ * after lanes left the loop at different iterations).
+ */
+static bool from_region(struct lin *l, LLVMValueRef x, struct vz_map *seen)
+{
+    if (!LLVMIsAInstruction(x))
+        return false;
+    uint64_t done;
+    if (vz_map_get(seen, x, &done))
+        return false;
+    vz_map_put(seen, x, 1);
+    if (in_region(l, LLVMGetInstructionParent(x)))
+        return true;
+    int n = LLVMGetNumOperands(x);
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(x, (unsigned)k);
+        if (!LLVMValueIsBasicBlock(op) && from_region(l, op, seen))
+            return true;
+    }
+    if (LLVMIsAPHINode(x))
+        for (unsigned k = 0; k < LLVMCountIncoming(x); k++)
+            if (in_region(l, LLVMGetIncomingBlock(x, k)))
+                return true;
+    return false;
 }
 
 /*
@@ -215,7 +247,7 @@ static bool find_regions(struct lin *l, size_t *count, LLVMBasicBlockRef *entrie
     bool ok = stack != NULL;
     for (size_t i = 0; i < l->n && ok; i++) {
         LLVMBasicBlockRef b = l->order[i];
-        if (!divergent_branch(l->v, b))
+        if (!divergent_branch(l, b))
             continue;
         LLVMBasicBlockRef pd = vz_cfg_ipdom(l->cfg, b);
         if (!pd) {
@@ -433,6 +465,29 @@ int vz_linearize(struct vz *v)
     LLVMBasicBlockRef *entries = malloc(l.n * sizeof *entries),
                       *exits = malloc(l.n * sizeof *exits);
     bool partial = entries && exits && find_regions(&l, &num_regions, entries, exits);
+    /*
+     * A branch outside the regions on a value computed in one diverges
+     * too: its block joins the regions, until none is left.
+     */
+    for (bool again = partial; again && partial;) {
+        again = false;
+        for (size_t i = 0; i < l.n; i++) {
+            LLVMBasicBlockRef b = l.order[i];
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+            if (in_region(&l, b) || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
+                continue;
+            struct vz_map seen = {0};
+            if (from_region(&l, LLVMGetCondition(t), &seen)) {
+                vz_map_put(&l.forced, b, 1);
+                again = true;
+            }
+            vz_map_free(&seen);
+        }
+        if (again) {
+            vz_map_free(&l.region);
+            partial = find_regions(&l, &num_regions, entries, exits);
+        }
+    }
     if (!partial) {
         vz_map_free(&l.region);
         for (size_t i = 0; i < l.n; i++)
@@ -523,6 +578,7 @@ int vz_linearize(struct vz *v)
     vz_map_free(&l.slot);
     vz_map_free(&l.index);
     vz_map_free(&l.region);
+    vz_map_free(&l.forced);
     vz_map_free(&v->shapes); /* of instructions that are gone: the driver computes them again */
     v->linearized = true;
     if (lanes_jit_optimize(v->m, "function(mem2reg)", &error) != 0) {
