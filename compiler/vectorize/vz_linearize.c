@@ -86,6 +86,13 @@ static void blend_phis(struct lin *l, LLVMBasicBlockRef from, LLVMBasicBlockRef 
     }
 }
 
+/* A call marking `mask` as the lanes of the block the builder is in, where the builder is. */
+static void build_marker(struct lin *l, LLVMValueRef mask)
+{
+    LLVMValueRef args[1] = {mask};
+    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->block_mask), l->block_mask, args, 1, "mask");
+}
+
 /* The top of `bb`: its mask (read and cleared), marked for the widening; its phis read. */
 static void enter_block(struct lin *l, LLVMBasicBlockRef bb)
 {
@@ -96,8 +103,7 @@ static void enter_block(struct lin *l, LLVMBasicBlockRef bb)
     LLVMValueRef s = slot_of(l, bb);
     LLVMValueRef mask = LLVMBuildLoad2(l->b, l->v->i1, s, "");
     LLVMBuildStore(l->b, LLVMConstInt(l->v->i1, 0, 0), s);
-    LLVMValueRef args[1] = {mask};
-    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->block_mask), l->block_mask, args, 1, "mask");
+    build_marker(l, mask);
     for (LLVMValueRef p = LLVMGetFirstInstruction(bb); p && LLVMIsAPHINode(p);
          p = LLVMGetNextInstruction(p))
         LLVMReplaceAllUsesWith(p, LLVMBuildLoad2(l->b, LLVMTypeOf(p), slot_of(l, p), ""));
@@ -344,8 +350,7 @@ static void mark_block(struct lin *l, LLVMBasicBlockRef bb, LLVMValueRef mask)
     while (first && LLVMIsAPHINode(first))
         first = LLVMGetNextInstruction(first);
     LLVMPositionBuilderBefore(l->b, first);
-    LLVMValueRef args[1] = {mask};
-    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(l->block_mask), l->block_mask, args, 1, "mask");
+    build_marker(l, mask);
 }
 
 /*
@@ -360,7 +365,6 @@ static void linearize_region(struct lin *l, uint64_t id, LLVMBasicBlockRef e, LL
     struct vz *v = l->v;
     LLVMBasicBlockRef enter = LLVMAppendBasicBlockInContext(v->ctx, v->fn, "lin.enter");
     LLVMPositionBuilderAtEnd(l->b, enter);
-    size_t outside = 0;
     for (LLVMValueRef p = LLVMGetFirstInstruction(e); p && LLVMIsAPHINode(p);
          p = LLVMGetNextInstruction(p)) {
         LLVMValueRef q = LLVMBuildPhi(l->b, LLVMTypeOf(p), "");
@@ -388,12 +392,9 @@ static void linearize_region(struct lin *l, uint64_t id, LLVMBasicBlockRef e, LL
             continue;
         LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
         for (unsigned k = 0; k < LLVMGetNumSuccessors(t); k++)
-            if (LLVMGetSuccessor(t, k) == e) {
+            if (LLVMGetSuccessor(t, k) == e)
                 LLVMSetSuccessor(t, k, enter);
-                outside++;
-            }
     }
-    (void)outside;
     /* The blocks, in the linear order. */
     LLVMBasicBlockRef blocks[l->n];
     size_t n = 0;
@@ -536,8 +537,7 @@ int vz_linearize(struct vz *v)
     }
     if (!partial) {
         /* The entry block's mask is the entry mask, marked right where it is computed. */
-        LLVMValueRef args[1] = {entry_mask};
-        LLVMBuildCall2(l.b, LLVMGlobalGetValueType(l.block_mask), l.block_mask, args, 1, "mask");
+        build_marker(&l, entry_mask);
         for (size_t i = 1; i < l.n; i++)
             enter_block(&l, l.order[i]);
         LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(v->ctx, v->fn, "lin.exit");
@@ -549,13 +549,10 @@ int vz_linearize(struct vz *v)
         /* Blocks outside the regions: every lane of the sub-group runs them. */
         for (size_t i = 0; i < l.n; i++)
             if (!in_region(&l, l.order[i])) {
-                if (i == 0) { /* right after the entry mask */
-                    LLVMValueRef args[1] = {entry_mask};
-                    LLVMBuildCall2(l.b, LLVMGlobalGetValueType(l.block_mask), l.block_mask, args, 1,
-                                   "mask");
-                } else {
+                if (i == 0) /* right after the entry mask */
+                    build_marker(&l, entry_mask);
+                else
                     mark_block(&l, l.order[i], entry_mask);
-                }
             }
         for (size_t r = 0; r < num_regions; r++)
             linearize_region(&l, r, entries[r], exits[r], entry_mask);

@@ -433,7 +433,8 @@ static char *float_expr(struct gen *g, unsigned d)
             case 0: f = kt_format("%s(%%s)", un[below(r, 10)]); break;
             case 1: f = kt_format("%s(%%s, %%s)", bin[below(r, 4)]); break;
             default:
-                /* Not mad: its precision is the implementation's, and may differ between widths. */
+                /* Not mad: its precision is the implementation's, and may differ between widths.
+                   The draw stays, so that every seed keeps its kernel. */
                 f = kt_format("%s(%%s, %%s, %%s)", chance(r, 50) ? "fma" : "fma");
                 break;
             }
