@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Throughput of float16 math built-ins on every platform the loader lists:
- * out[i] = f(x[i]) (exp: f(y[i]); pow: f(x[i], y[i])) over 16 Mi floats (1 Mi float16
- * vectors), medians of 7 runs after a warm-up, in elements per second.
+ * Throughput of math built-ins on every platform the loader lists:
+ * out[i] = f(x[i]) (exp: f(y[i]); pow: f(x[i], y[i])) over 16 Mi floats,
+ * medians of 7 runs after a warm-up, in elements per second: once on
+ * float16 vectors (1 Mi work-items: the library's vector code), once on
+ * floats (16 Mi work-items: the scalar built-in, which Lanes' vectorizer
+ * turns into vector code at the sub-group's width).
  * Inputs lie where each function is defined and finite (x in (0, 100] for
  * log, sqrt and the base of pow; y in [-4, 4] for exp and the exponent), so
  * that no platform takes a special-value path. A sum of a few
@@ -20,17 +23,18 @@ enum { RUNS = 7 };
 static const char *names[] = {"sin", "exp", "log", "pow", "sqrt"};
 #define NUM_FNS (sizeof names / sizeof *names)
 
-static const char *src =
-    "kernel void f_sin(global float16 *o, global const float16 *x, global const float16 *y)\n"
-    "{ size_t i = get_global_id(0); o[i] = sin(x[i]); }\n"
-    "kernel void f_exp(global float16 *o, global const float16 *x, global const float16 *y)\n"
-    "{ size_t i = get_global_id(0); o[i] = exp(y[i]); }\n"
-    "kernel void f_log(global float16 *o, global const float16 *x, global const float16 *y)\n"
-    "{ size_t i = get_global_id(0); o[i] = log(x[i]); }\n"
-    "kernel void f_pow(global float16 *o, global const float16 *x, global const float16 *y)\n"
-    "{ size_t i = get_global_id(0); o[i] = pow(x[i], y[i]); }\n"
-    "kernel void f_sqrt(global float16 *o, global const float16 *x, global const float16 *y)\n"
-    "{ size_t i = get_global_id(0); o[i] = sqrt(x[i]); }\n";
+#define KERNELS(T, p)                                                                              \
+    "kernel void " p "sin(global " T " *o, global const " T " *x, global const " T " *y)\n"        \
+    "{ size_t i = get_global_id(0); o[i] = sin(x[i]); }\n"                                         \
+    "kernel void " p "exp(global " T " *o, global const " T " *x, global const " T " *y)\n"        \
+    "{ size_t i = get_global_id(0); o[i] = exp(y[i]); }\n"                                         \
+    "kernel void " p "log(global " T " *o, global const " T " *x, global const " T " *y)\n"        \
+    "{ size_t i = get_global_id(0); o[i] = log(x[i]); }\n"                                         \
+    "kernel void " p "pow(global " T " *o, global const " T " *x, global const " T " *y)\n"        \
+    "{ size_t i = get_global_id(0); o[i] = pow(x[i], y[i]); }\n"                                   \
+    "kernel void " p "sqrt(global " T " *o, global const " T " *x, global const " T " *y)\n"       \
+    "{ size_t i = get_global_id(0); o[i] = sqrt(x[i]); }\n"
+static const char *src = KERNELS("float16", "v_") KERNELS("float", "s_");
 
 static void run(const struct bench_target *t, const char *options, const float *x, const float *y)
 {
@@ -44,32 +48,35 @@ static void run(const struct bench_target *t, const char *options, const float *
     cl_mem mx = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(float), (void *)x, &err);
     cl_mem my = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(float), (void *)y, &err);
     BENCH_CHECK(err);
-    printf("  %-28s %-8s", t->name, options ? "relaxed" : "precise");
-    for (size_t f = 0; f < NUM_FNS; f++) {
-        char name[16];
-        snprintf(name, sizeof name, "f_%s", names[f]);
-        cl_kernel k = clCreateKernel(p, name, &err);
-        BENCH_CHECK(err);
-        BENCH_CHECK(clSetKernelArg(k, 0, sizeof out, &out));
-        BENCH_CHECK(clSetKernelArg(k, 1, sizeof mx, &mx));
-        BENCH_CHECK(clSetKernelArg(k, 2, sizeof my, &my));
-        size_t global = N / 16, local = 64;
-        double s[RUNS];
-        for (int r = -1; r < RUNS; r++) {
-            double t0 = bench_now_us();
-            BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
-            BENCH_CHECK(clFinish(q));
-            if (r >= 0)
-                s[r] = (bench_now_us() - t0) / 1e6;
+    for (int width = 16; width >= 1; width -= 15) {
+        printf("  %-28s %-7s %-8s", t->name, width == 16 ? "float16" : "float",
+               options ? "relaxed" : "precise");
+        for (size_t f = 0; f < NUM_FNS; f++) {
+            char name[16];
+            snprintf(name, sizeof name, "%s_%s", width == 16 ? "v" : "s", names[f]);
+            cl_kernel k = clCreateKernel(p, name, &err);
+            BENCH_CHECK(err);
+            BENCH_CHECK(clSetKernelArg(k, 0, sizeof out, &out));
+            BENCH_CHECK(clSetKernelArg(k, 1, sizeof mx, &mx));
+            BENCH_CHECK(clSetKernelArg(k, 2, sizeof my, &my));
+            size_t global = N / (size_t)width, local = 64;
+            double s[RUNS];
+            for (int r = -1; r < RUNS; r++) {
+                double t0 = bench_now_us();
+                BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+                BENCH_CHECK(clFinish(q));
+                if (r >= 0)
+                    s[r] = (bench_now_us() - t0) / 1e6;
+            }
+            float sample[4];
+            BENCH_CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, (N / 2) * sizeof(float), sizeof sample,
+                                            sample, 0, NULL, NULL));
+            printf(" %s %6.0f M/s [%.4g]", names[f], N / bench_median(s, RUNS) / 1e6,
+                   sample[0] + sample[1] + sample[2] + sample[3]);
+            clReleaseKernel(k);
         }
-        float sample[4];
-        BENCH_CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, (N / 2) * sizeof(float), sizeof sample,
-                                        sample, 0, NULL, NULL));
-        printf(" %s %6.0f M/s [%.4g]", names[f], N / bench_median(s, RUNS) / 1e6,
-               sample[0] + sample[1] + sample[2] + sample[3]);
-        clReleaseKernel(k);
+        printf("\n");
     }
-    printf("\n");
     clReleaseMemObject(out), clReleaseMemObject(mx), clReleaseMemObject(my);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
@@ -88,8 +95,8 @@ int main(void)
     }
     struct bench_target t[8];
     size_t n = bench_targets(t, 8);
-    printf("float16 math throughput, elements/s, median of %d over %zu Mi floats "
-           "[sum of 4 results]\n",
+    printf("math throughput on float16 and float work-items, elements/s, median of %d over "
+           "%zu Mi floats [sum of 4 results]\n",
            RUNS, N >> 20);
     for (size_t i = 0; i < n; i++) {
         run(&t[i], NULL, x, y);

@@ -14,6 +14,16 @@
  * SLEEF's code per ISA level:
  *   scalar: purec[fma]; 128 bits: sse2 (v2) or avx2128 (v3, v4)
  *   256 bits: avx2 (v3, v4) or two 128-bit calls; 512 bits: avx512f (v4) or two 256-bit calls
+ *
+ * Always SLEEF's deterministic entry points (Sleef_finz_ with FMA, v3 and
+ * v4; Sleef_cinz_ without, v2): their result for an element depends on
+ * that element only, and is the same at every width of one level. SLEEF's
+ * plain vector names take a faster path when every element is small, so a
+ * lane's result would depend on its neighbours' arguments (sinf differs in
+ * the last bit for about 1 in 10,000 arguments). The vectorizer relies on
+ * this: it turns a scalar call into one at the sub-group's width
+ * (compiler/vectorize/vz_math.c), and a kernel gives the same bits at every
+ * width.
  */
 #ifndef LANES_MATH_H
 #define LANES_MATH_H
@@ -45,7 +55,11 @@ extern __constant int __lanes_unsafe_math, __lanes_finite_math;
 #define VT(n) PASTE(MATH_T, n)
 #define SLEEF(fn, w, u, isa) SLEEF_(fn, MATH_C, w, u, isa)
 #define SLEEF_(fn, c, w, u, isa) SLEEF__(fn, c, w, u, isa)
-#define SLEEF__(fn, c, w, u, isa) Sleef_##fn##c##w##_##u##isa
+#if LANES_ISA >= 3
+#define SLEEF__(fn, c, w, u, isa) Sleef_finz_##fn##c##w##_##u##isa
+#else
+#define SLEEF__(fn, c, w, u, isa) Sleef_cinz_##fn##c##w##_##u##isa
+#endif
 
 /* The parameters and arguments of an arity-a function of type T. */
 #define PARAMS1(T) T x

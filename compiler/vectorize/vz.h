@@ -138,4 +138,12 @@ bool vz_sg_form_name(const char *name, unsigned w, char *out, size_t size);
 /* A declaration of `name` of type `t` in v->m (added when missing). */
 LLVMValueRef vz_function(struct vz *v, const char *name, LLVMTypeRef t);
 
+/*
+ * The vector form of a call of SLEEF's scalar code `name` (vz_math.c): in
+ * `out`, the name of SLEEF's code of the same function and accuracy at
+ * *chunk elements (the widest of the host's level that divides w), which
+ * the library calls too; false when there is none.
+ */
+bool vz_math_form(const char *name, unsigned w, char *out, size_t size, unsigned *chunk);
+
 #endif

@@ -692,6 +692,93 @@ static bool other_operands_uniform(struct vz *v, LLVMValueRef i)
     return true;
 }
 
+/* Elements [first, first + n) of vector x. */
+static LLVMValueRef slice(struct vz *v, LLVMValueRef x, unsigned first, unsigned n)
+{
+    LLVMValueRef idx[n];
+    for (unsigned k = 0; k < n; k++)
+        idx[k] = LLVMConstInt(v->i32, first + k, 0);
+    return LLVMBuildShuffleVector(v->b, x, LLVMGetPoison(LLVMTypeOf(x)), LLVMConstVector(idx, n),
+                                  "");
+}
+
+/* The vectors parts[0, count), each of n elements, end to end (count a power of two). */
+static LLVMValueRef concat(struct vz *v, LLVMValueRef *parts, unsigned count, unsigned n)
+{
+    for (; count > 1; count /= 2, n *= 2)
+        for (unsigned k = 0; k < count / 2; k++) {
+            LLVMValueRef idx[2 * n];
+            for (unsigned e = 0; e < 2 * n; e++)
+                idx[e] = LLVMConstInt(v->i32, e, 0);
+            parts[k] = LLVMBuildShuffleVector(v->b, parts[2 * k], parts[2 * k + 1],
+                                              LLVMConstVector(idx, 2 * n), "");
+        }
+    return parts[0];
+}
+
+/*
+ * A call of SLEEF's scalar code whose operands and result are all of one
+ * float or double type (or OpenCL vector of it): SLEEF's vector code of the
+ * host's level (vz_math.c), once per slice of the lanes and per component.
+ * Every lane computes: SLEEF's code of one element does not depend on the
+ * others (builtins/include/lanes_math.h). Inactive lanes' arguments are
+ * frozen, not replaced: selecting a constant there (a first version chose
+ * 1.0) made LLVM 19's x86 code generation at -O1 and above return fmod(1, 1)
+ * in the active lanes of a half-full sub-group at W = 32, while -O0 was
+ * right (kernels-tests/test_math_int.w32 found it). NULL when the call is
+ * not one.
+ */
+static LLVMValueRef widen_math_call(struct vz *v, LLVMValueRef i, LLVMValueRef f, const char *name)
+{
+    LLVMTypeRef t = LLVMTypeOf(i);
+    unsigned count = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 0;
+    LLVMTypeRef et = count ? LLVMGetElementType(t) : t;
+    LLVMTypeKind kind = LLVMGetTypeKind(et);
+    unsigned n = (unsigned)LLVMGetNumArgOperands(i), chunk = 0;
+    char vname[128];
+    if ((kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind) || n == 0 || n > 3 ||
+        !vz_math_form(name, v->w, vname, sizeof vname, &chunk))
+        return NULL;
+    for (unsigned k = 0; k < n; k++)
+        if (LLVMTypeOf(LLVMGetOperand(i, k)) != t)
+            return NULL;
+    LLVMTypeRef ct = LLVMVectorType(et, chunk), params[3] = {ct, ct, ct};
+    LLVMTypeRef ft = LLVMFunctionType(ct, params, n, 0);
+    bool declared = LLVMGetNamedFunction(v->m, vname) != NULL;
+    LLVMValueRef vf = vz_function(v, vname, ft);
+    if (!declared) { /* SLEEF's attributes: const, nounwind... */
+        unsigned na = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
+        LLVMAttributeRef attrs[na ? na : 1];
+        LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, attrs);
+        for (unsigned k = 0; k < na; k++)
+            LLVMAddAttributeAtIndex(vf, LLVMAttributeFunctionIndex, attrs[k]);
+    }
+    LLVMValueRef ops[3];
+    for (unsigned k = 0; k < n; k++)
+        ops[k] = vector(v, LLVMGetOperand(i, k));
+    unsigned slices = v->w / chunk;
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
+    for (unsigned c = 0; c < (count ? count : 1); c++) {
+        LLVMValueRef whole[3], parts[slices];
+        for (unsigned k = 0; k < n; k++) {
+            whole[k] = count ? LLVMBuildExtractValue(v->b, ops[k], c, "") : ops[k];
+            if (mask(v)) /* an inactive lane's argument may be poison */
+                whole[k] = LLVMBuildFreeze(v->b, whole[k], "");
+        }
+        for (unsigned s = 0; s < slices; s++) {
+            LLVMValueRef args[3];
+            for (unsigned k = 0; k < n; k++)
+                args[k] = slices > 1 ? slice(v, whole[k], s * chunk, chunk) : whole[k];
+            parts[s] = LLVMBuildCall2(v->b, ft, vf, args, n, "");
+        }
+        LLVMValueRef x = concat(v, parts, slices, chunk);
+        if (!count)
+            return x;
+        r = LLVMBuildInsertValue(v->b, r, x, c, "");
+    }
+    return r;
+}
+
 static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
 {
     const char *name;
@@ -707,6 +794,9 @@ static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
     if (strncmp(name, "llvm.lifetime.", 14) == 0 || strncmp(name, "llvm.dbg.", 9) == 0 ||
         strcmp(name, "llvm.assume") == 0 || strncmp(name, "llvm.experimental.noalias", 25) == 0)
         return NULL; /* hints about one lane's memory: dropped */
+    LLVMValueRef math = widen_math_call(v, i, f, name);
+    if (math)
+        return math;
     /*
      * Only the active lanes call, pure functions too: an inactive lane's
      * arguments are garbage, and a library function may take its time on
