@@ -11,7 +11,9 @@
  *   work-items read neighbouring floats), then one sub_group_reduce_add and
  *   a store of the sub-group's sum by its lane 0; the host adds the partial
  *   sums and compares them with the exact total (a mismatch is printed
- *   instead of the figures);
+ *   instead of the figures); then the same with each sub-group summing one
+ *   contiguous block of W x 1024 floats (lane l reads element l of each
+ *   step of W), the pattern a CPU's prefetchers follow;
  * - C loop: one thread per CPU of the affinity mask, each pinned to its CPU
  *   and summing one contiguous chunk with 8 independent accumulators
  *   (thread creation included in the time, as launching is in the kernel's).
@@ -42,7 +44,22 @@ static const char *src =
     "    /* Sub-groups may straddle rows of a group: number them per group. */\n"
     "    if (get_sub_group_local_id() == 0)\n"
     "        out[get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = s;\n"
+    "}\n"
+    "/* The same sums, each sub-group reading one contiguous block (full sub-groups). */\n"
+    "kernel void reduce_blocked(global float *out, global const float *in, uint per_item) {\n"
+    "    uint w = get_max_sub_group_size(), lane = get_sub_group_local_id();\n"
+    "    size_t sg = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();\n"
+    "    global const float *p = in + sg * w * per_item + lane;\n"
+    "    float acc = 0.0f;\n"
+    "    for (uint k = 0; k < per_item; k++)\n"
+    "        acc += p[k * w];\n"
+    "    float s = sub_group_reduce_add(acc);\n"
+    "    if (lane == 0)\n"
+    "        out[sg] = s;\n"
     "}\n";
+
+static const char *const kernels[] = {"reduce", "reduce_blocked"};
+static const char *const patterns[] = {"grid-strided", "blocked"};
 
 /* Whether `word` is one of the space-separated words of `list`. */
 static int has_word(const char *list, const char *word)
@@ -91,51 +108,53 @@ static void run(const struct bench_target *t, const float *in_host, double expec
     cl_command_queue q = clCreateCommandQueueWithProperties(ctx, t->device, NULL, &err);
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     BENCH_CHECK(clBuildProgram(p, 1, &t->device, "-cl-std=CL3.0", NULL, NULL));
-    cl_kernel k = clCreateKernel(p, "reduce", &err);
-    BENCH_CHECK(err);
-    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float),
-                               (void *)in_host, &err);
-    BENCH_CHECK(err);
-    /* Room for sub-groups of one work-item; zeros where larger sub-groups write nothing. */
-    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, GLOBAL * sizeof(float), NULL, &err);
-    BENCH_CHECK(err);
-    float zero = 0.0f;
-    BENCH_CHECK(
-        clEnqueueFillBuffer(q, out, &zero, sizeof zero, 0, GLOBAL * sizeof(float), 0, NULL, NULL));
-    cl_uint per_item = (cl_uint)(N / GLOBAL);
-    BENCH_CHECK(clSetKernelArg(k, 0, sizeof out, &out));
-    BENCH_CHECK(clSetKernelArg(k, 1, sizeof in, &in));
-    BENCH_CHECK(clSetKernelArg(k, 2, sizeof per_item, &per_item));
-    size_t global = GLOBAL, local = LOCAL, sg = 0;
-    char sg_text[32] = "?";
-    if (clGetKernelSubGroupInfo(k, t->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                sizeof local, &local, sizeof sg, &sg, NULL) == CL_SUCCESS)
-        snprintf(sg_text, sizeof sg_text, "%zu", sg);
-    double s = bench_time_kernel(q, k, RUNS, 1, &global, &local);
-    float *partial = malloc(GLOBAL * sizeof(float));
-    if (!partial)
-        exit(1);
-    BENCH_CHECK(
-        clEnqueueReadBuffer(q, out, CL_TRUE, 0, GLOBAL * sizeof(float), partial, 0, NULL, NULL));
-    double sum = 0;
-    for (size_t i = 0; i < GLOBAL; i++)
-        sum += partial[i];
-    printf("  %-28s ", t->name);
-    if (sum != expected)
-        printf("MISMATCH: the partial sums add up to %.1f, want %.1f (sub-group size %s)\n", sum,
-               expected, sg_text);
-    else {
-        double gbs = N * sizeof(float) / s / 1e9;
-        printf("%7.2f GB/s", gbs);
-        if (c_gbs > 0)
-            printf(" %6.1f%% of the C loop", 100 * gbs / c_gbs);
-        printf(" (sub-group size %s)\n", sg_text);
+    for (size_t v = 0; v < sizeof kernels / sizeof *kernels; v++) {
+        cl_kernel k = clCreateKernel(p, kernels[v], &err);
+        BENCH_CHECK(err);
+        cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float),
+                                   (void *)in_host, &err);
+        BENCH_CHECK(err);
+        /* Room for sub-groups of one work-item; zeros where larger sub-groups write nothing. */
+        cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, GLOBAL * sizeof(float), NULL, &err);
+        BENCH_CHECK(err);
+        float zero = 0.0f;
+        BENCH_CHECK(clEnqueueFillBuffer(q, out, &zero, sizeof zero, 0, GLOBAL * sizeof(float), 0,
+                                        NULL, NULL));
+        cl_uint per_item = (cl_uint)(N / GLOBAL);
+        BENCH_CHECK(clSetKernelArg(k, 0, sizeof out, &out));
+        BENCH_CHECK(clSetKernelArg(k, 1, sizeof in, &in));
+        BENCH_CHECK(clSetKernelArg(k, 2, sizeof per_item, &per_item));
+        size_t global = GLOBAL, local = LOCAL, sg = 0;
+        char sg_text[32] = "?";
+        if (clGetKernelSubGroupInfo(k, t->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof local, &local, sizeof sg, &sg, NULL) == CL_SUCCESS)
+            snprintf(sg_text, sizeof sg_text, "%zu", sg);
+        double s = bench_time_kernel(q, k, RUNS, 1, &global, &local);
+        float *partial = malloc(GLOBAL * sizeof(float));
+        if (!partial)
+            exit(1);
+        BENCH_CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, GLOBAL * sizeof(float), partial, 0,
+                                        NULL, NULL));
+        double sum = 0;
+        for (size_t i = 0; i < GLOBAL; i++)
+            sum += partial[i];
+        printf("  %-28s %-13s", t->name, patterns[v]);
+        if (sum != expected)
+            printf("MISMATCH: the partial sums add up to %.1f, want %.1f (sub-group size %s)\n",
+                   sum, expected, sg_text);
+        else {
+            double gbs = N * sizeof(float) / s / 1e9;
+            printf("%7.2f GB/s", gbs);
+            if (c_gbs > 0)
+                printf(" %6.1f%% of the C loop", 100 * gbs / c_gbs);
+            printf(" (sub-group size %s)\n", sg_text);
+        }
+        free(partial);
+        if (strcmp(t->name, "Lanes") == 0 && v == 0)
+            bench_print_not_vectorized(p, t->device, t->name);
+        clReleaseKernel(k);
+        clReleaseMemObject(in), clReleaseMemObject(out);
     }
-    free(partial);
-    if (strcmp(t->name, "Lanes") == 0)
-        bench_print_not_vectorized(p, t->device, t->name);
-    clReleaseMemObject(in), clReleaseMemObject(out);
-    clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);

@@ -97,8 +97,8 @@ bool vz_math_form(const char *name, unsigned w, char *out, size_t size, unsigned
     for (size_t k = 0; k < count; k++) {
         if (table[k].type != type || table[k].width > w || w % table[k].width != 0)
             continue;
-        int n = snprintf(out, size, "%.*s%.*s%c%u_%.*s%s", (int)plen, name, stem_length, stem,
-                         type, table[k].width, (int)accuracy, tail, table[k].isa);
+        int n = snprintf(out, size, "%.*s%.*s%c%u_%.*s%s", (int)plen, name, stem_length, stem, type,
+                         table[k].width, (int)accuracy, tail, table[k].isa);
         if (n > 0 && (size_t)n < size && lanes_builtins_is_runtime_symbol(out)) {
             *chunk = table[k].width;
             return true;
