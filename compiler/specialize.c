@@ -503,7 +503,8 @@ static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
     if (lanes_jit_optimize(m,
-                           "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)",
+                           "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,"
+                           "jump-threading,simplifycfg)",
                            &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);

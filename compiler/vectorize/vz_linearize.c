@@ -72,14 +72,24 @@ static void add_to_mask(struct lin *l, LLVMBasicBlockRef to, LLVMValueRef mask)
 static void blend_phis(struct lin *l, LLVMBasicBlockRef from, LLVMBasicBlockRef to,
                        LLVMValueRef mask)
 {
+    /*
+     * A back edge stores its values whole: the lanes that do not take it
+     * have left the loop (their values leaving it were taken at their exit
+     * edge) or were never in it, and nothing reads a header phi of a lane
+     * the header does not run. So the loop's values need no blend per
+     * iteration, and a value the same in every lane stays so.
+     */
+    bool back = vz_cfg_loop_of(l->cfg, to) == to && vz_cfg_loop_contains(l->cfg, to, from);
     for (LLVMValueRef p = LLVMGetFirstInstruction(to); p && LLVMIsAPHINode(p);
          p = LLVMGetNextInstruction(p)) {
         LLVMValueRef s = slot_of(l, p);
         for (unsigned k = 0; k < LLVMCountIncoming(p); k++) {
             if (LLVMGetIncomingBlock(p, k) != from)
                 continue;
-            LLVMValueRef old = LLVMBuildLoad2(l->b, LLVMTypeOf(p), s, "");
-            LLVMValueRef now = LLVMBuildSelect(l->b, mask, LLVMGetIncomingValue(p, k), old, "");
+            LLVMValueRef now = LLVMGetIncomingValue(p, k);
+            if (!back)
+                now = LLVMBuildSelect(l->b, mask, now, LLVMBuildLoad2(l->b, LLVMTypeOf(p), s, ""),
+                                      "");
             LLVMBuildStore(l->b, now, s);
             break; /* a phi has one value per predecessor */
         }
