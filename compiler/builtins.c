@@ -12,7 +12,6 @@
 
 #include "builtins_blob.h"
 #include "host.h"
-#include "jit.h"
 #include "link_shim.h"
 #include "specialize.h"
 
@@ -389,7 +388,7 @@ int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase ph
             LLVMSetLinkage(g, LLVMInternalLinkage);
     free(own.items);
     /* Library functions were compiled for a generic level: make them the program's. */
-    lanes_jit_set_host_attributes(m);
+    lanes_host_set_attributes(m);
     return 0;
 }
 

@@ -7,7 +7,7 @@
  */
 #include "specialize.h"
 
-#include "jit.h"
+#include "host.h"
 #include "vectorize/vectorize.h"
 
 #include <llvm-c/Core.h>
@@ -67,7 +67,7 @@ static int inline_everything(LLVMModuleRef m, char **log)
         add_fn_attr(f, "alwaysinline");
     }
     char *error = NULL;
-    if (lanes_jit_optimize(m, "always-inline", &error) != 0) {
+    if (lanes_host_run_passes(m, "always-inline", &error) != 0) {
         *log = message("lanes: inlining failed: %s\n", error);
         free(error);
         return -1;
@@ -502,9 +502,8 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
-    if (lanes_jit_optimize(m,
-                           "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)",
-                           &error) != 0) {
+    const char *passes = "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)";
+    if (lanes_host_run_passes(m, passes, &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;
