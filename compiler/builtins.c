@@ -13,7 +13,7 @@
 #include "builtins_blob.h"
 #include "host.h"
 #include "link_shim.h"
-#include "specialize.h"
+#include "passes.h"
 
 #include <llvm-c/BitReader.h>
 #include <stdbool.h>

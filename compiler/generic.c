@@ -19,7 +19,10 @@
  * tested escapes (ptrtoint), so the optimizer cannot replace it by the
  * constant it was copied from.
  */
-#include "specialize.h"
+#include "passes.h"
+
+#include "abi.h"
+#include "ir.h"
 
 #include <llvm-c/Core.h>
 #include <string.h>
@@ -49,28 +52,20 @@ struct lowering {
     LLVMModuleRef m;
     LLVMContextRef ctx;
     LLVMBuilderRef b;
-    LLVMTypeRef i64, i8, ptr;
+    LLVMTypeRef i64, ptr;
     LLVMValueRef wg;
     LLVMValueRef frame; /* the coroutine's handle (its frame), or NULL */
 };
 
 static LLVMValueRef intrinsic(struct lowering *l, const char *name, LLVMTypeRef overload)
 {
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->m, id, &overload, 1);
-    LLVMTypeRef t = LLVMIntrinsicGetType(l->ctx, id, &overload, 1);
-    return LLVMBuildCall2(l->b, t, f, NULL, 0, "");
+    return lanes_build_intrinsic(l->m, l->b, name, overload, NULL, 0);
 }
 
 /* wg-><field at offset> as `type`. */
 static LLVMValueRef field(struct lowering *l, unsigned offset, LLVMTypeRef type)
 {
-    LLVMValueRef idx = LLVMConstInt(l->i64, offset, 0);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(l->b, type, p, "");
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
-                    LLVMMDNodeInContext(l->ctx, NULL, 0));
-    return v;
+    return lanes_build_invariant_load(l->b, l->wg, offset, type, "");
 }
 
 /* base <= addr < base + size, as one unsigned comparison. */
@@ -143,9 +138,9 @@ static LLVMValueRef coroutine_handle(LLVMValueRef sg)
 {
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(sg);
     for (LLVMValueRef i = LLVMGetFirstInstruction(entry); i; i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
         size_t len;
-        if (callee && strcmp(LLVMGetValueName2(callee, &len), "llvm.coro.begin") == 0)
+        const char *callee = lanes_called_name(i, &len);
+        if (callee && strcmp(callee, "llvm.coro.begin") == 0)
             return i;
     }
     return NULL;
@@ -157,7 +152,6 @@ void lanes_lower_generic(LLVMValueRef sg, bool coroutine)
     l.ctx = LLVMGetModuleContext(l.m);
     l.b = LLVMCreateBuilderInContext(l.ctx);
     l.i64 = LLVMInt64TypeInContext(l.ctx);
-    l.i8 = LLVMInt8TypeInContext(l.ctx);
     l.ptr = LLVMPointerTypeInContext(l.ctx, 0);
     l.wg = lanes_sg_param(sg, LANES_SG_WG);
     l.frame = coroutine ? coroutine_handle(sg) : NULL;

@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "globals.h"
 #include "host.h"
+#include "ir.h"
 #include "jit.h"
 #include "sha256.h"
 #include "specialize.h"

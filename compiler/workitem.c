@@ -5,7 +5,10 @@
  * work_dim of the specialization then fold into constants. The library's
  * __lanes_wg_scratch() is lowered here too: it reads wg like they do.
  */
-#include "specialize.h"
+#include "passes.h"
+
+#include "abi.h"
+#include "ir.h"
 
 #include <llvm-c/Core.h>
 #include <string.h>
@@ -53,14 +56,14 @@ static const struct {
     {"_Z27get_enqueued_num_sub_groupsv", ENQUEUED_NUM_SUB_GROUPS},
     {"_Z16get_sub_group_idv", SUB_GROUP_ID},
     {"_Z22get_sub_group_local_idv", SUB_GROUP_LOCAL_ID},
-    /* The library's own: the work-group scratch (launcher.h), as a __local pointer. */
+    /* The library's own: the work-group scratch (abi.h), as a __local pointer. */
     {"__lanes_wg_scratch", WG_SCRATCH},
 };
 
 struct lowering {
     LLVMBuilderRef b;
     LLVMContextRef ctx;
-    LLVMTypeRef i64, i32, i8;
+    LLVMTypeRef i64, i32;
     LLVMValueRef sg, wg, first, lanes, lid0[3];
     const struct lanes_specialization *spec;
 };
@@ -73,12 +76,7 @@ static LLVMValueRef c64(struct lowering *l, uint64_t v)
 /* wg-><field>[d] for a constant d < 3. */
 static LLVMValueRef field(struct lowering *l, unsigned offset, unsigned d)
 {
-    LLVMValueRef idx = c64(l, offset + 8u * d);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(l->b, l->i64, p, "");
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
-                    LLVMMDNodeInContext(l->ctx, NULL, 0));
-    return v;
+    return lanes_build_invariant_load(l->b, l->wg, offset + 8u * d, l->i64, "");
 }
 
 /* a + b, neither of which overflows (they count work-items). */
@@ -206,11 +204,8 @@ static LLVMValueRef linear_id(struct lowering *l, enum query q)
 /* wg->scratch as a pointer of type `t` (the library's __local pointer). */
 static LLVMValueRef scratch(struct lowering *l, LLVMTypeRef t)
 {
-    LLVMValueRef idx = c64(l, LANES_WG_SCRATCH);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(l->b, LLVMPointerTypeInContext(l->ctx, 0), p, "scratch");
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
-                    LLVMMDNodeInContext(l->ctx, NULL, 0));
+    LLVMValueRef v = lanes_build_invariant_load(l->b, l->wg, LANES_WG_SCRATCH,
+                                                LLVMPointerTypeInContext(l->ctx, 0), "scratch");
     return LLVMBuildAddrSpaceCast(l->b, v, t, "");
 }
 
@@ -261,7 +256,6 @@ void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *sp
     l.b = LLVMCreateBuilderInContext(l.ctx);
     l.i64 = LLVMInt64TypeInContext(l.ctx);
     l.i32 = LLVMInt32TypeInContext(l.ctx);
-    l.i8 = LLVMInt8TypeInContext(l.ctx);
     l.wg = lanes_sg_param(sg, LANES_SG_WG);
     l.first = lanes_sg_param(sg, LANES_SG_FIRST);
     l.lanes = lanes_sg_param(sg, LANES_SG_LANES);

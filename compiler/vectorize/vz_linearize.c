@@ -21,7 +21,7 @@
 #include "vz.h"
 
 #include "../host.h"
-#include "../specialize.h"
+#include "../ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,8 @@
  */
 #include "vz.h"
 
-#include "../specialize.h"
+#include "../ir.h"
+#include "../passes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
