@@ -11,9 +11,9 @@
 
 #include "abi.h"
 #include "ir.h"
+#include "names.h"
 
 #include <llvm-c/Core.h>
-#include <string.h>
 
 struct coro {
     LLVMModuleRef m;
@@ -33,15 +33,6 @@ static void suspend_to(struct coro *c, bool final, LLVMBasicBlockRef resume)
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c->ctx);
     LLVMAddCase(sw, LLVMConstInt(i8, 0, 0), resume);
     LLVMAddCase(sw, LLVMConstInt(i8, 1, 0), c->cleanup);
-}
-
-bool lanes_is_barrier(LLVMValueRef i)
-{
-    LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-    size_t len;
-    const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
-    return strncmp(name, "_Z7barrierj", 11) == 0 ||
-           strncmp(name, "_Z18work_group_barrier", 22) == 0;
 }
 
 /*

@@ -8,7 +8,6 @@
 
 #include <llvm-c/Types.h>
 #include <stdbool.h>
-#include <stddef.h>
 
 struct lanes_specialization;
 
@@ -28,16 +27,10 @@ bool lanes_lower_printf(LLVMValueRef sg);
  */
 void lanes_make_coroutine(LLVMValueRef sg);
 
-/* True when instruction `i` is a work-group barrier call (compiler/coroutine.c). */
-bool lanes_is_barrier(LLVMValueRef i);
-
 /*
  * Lowers to_global, to_local, to_private and get_fence in `sg` to tests of
  * the address (compiler/generic.c); `coroutine` when sg already is one.
  */
 void lanes_lower_generic(LLVMValueRef sg, bool coroutine);
-
-/* True for the name of a function lanes_lower_generic lowers. */
-bool lanes_is_generic_function(const char *name, size_t length);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "abi.h"
 #include "ir.h"
+#include "names.h"
 #include "passes.h"
 
 #include <llvm-c/Core.h>
@@ -210,7 +211,7 @@ static bool is_printf(LLVMValueRef i)
 {
     size_t len;
     const char *name = lanes_called_name(i, &len);
-    return name && len == 6 && memcmp(name, "printf", 6) == 0;
+    return name && lanes_name_lookup(name, len) == LANES_NAME_PRINTF;
 }
 
 bool lanes_lower_printf(LLVMValueRef sg)

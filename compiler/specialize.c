@@ -9,6 +9,7 @@
 
 #include "host.h"
 #include "ir.h"
+#include "names.h"
 #include "passes.h"
 #include "vectorize/vectorize.h"
 
@@ -415,27 +416,17 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(sg));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-    static const char *fences[] = {"_Z7barrierj",          "_Z18work_group_barrier",
-                                   "_Z9mem_fencej",        "_Z14read_mem_fencej",
-                                   "_Z15write_mem_fencej", "_Z24atomic_work_item_fence",
-                                   "_Z17sub_group_barrier"};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            if (!callee)
-                continue;
             size_t len;
-            const char *name = LLVMGetValueName2(callee, &len);
-            if (keep_barriers && lanes_is_barrier(i))
+            const char *name = lanes_called_name(i, &len);
+            enum lanes_name what = name ? lanes_name_lookup(name, len) : LANES_NAME_NONE;
+            if (what != LANES_NAME_FENCE && (what != LANES_NAME_BARRIER || keep_barriers))
                 continue;
-            for (size_t k = 0; k < sizeof fences / sizeof *fences; k++)
-                if (strncmp(name, fences[k], strlen(fences[k])) == 0) {
-                    LLVMPositionBuilderBefore(b, i);
-                    LLVMBuildFence(b, LLVMAtomicOrderingAcquireRelease, 0, "");
-                    LLVMInstructionEraseFromParent(i);
-                    break;
-                }
+            LLVMPositionBuilderBefore(b, i);
+            LLVMBuildFence(b, LLVMAtomicOrderingAcquireRelease, 0, "");
+            LLVMInstructionEraseFromParent(i);
         }
     LLVMDisposeBuilder(b);
 }

@@ -15,7 +15,7 @@
 #include "vz.h"
 
 #include "../ir.h"
-#include "../passes.h"
+#include "../names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
