@@ -2,10 +2,10 @@
 # cmake -DNM=llvm-nm -DOUT=file.inc -DLIBS=a.bc;b.bc -P builtins_symbols.cmake
 # Writes one LANES_RUNTIME_SYMBOL(name) line per function the built-in
 # libraries call but do not define (SLEEF's vector math). The other names
-# they may leave undefined are those the compiler lowers in every kernel:
-# the work-item functions and the work-group scratch (compiler/workitem.c)
-# and barrier (compiler/specialize.c, compiler/coroutine.c); and the math
-# mode constants the link defines (compiler/builtins.c).
+# they may leave undefined are those the compiler lowers in every kernel
+# (the table of compiler/names.c): the work-item functions and the
+# work-group scratch, and barrier; and the math mode constants the link
+# defines (compiler/builtins.c).
 set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch|__lanes_(unsafe_math|finite_math))$")
 set(names)
 foreach(lib IN LISTS LIBS)

@@ -12,9 +12,8 @@
 
 #include "builtins_blob.h"
 #include "host.h"
-#include "jit.h"
 #include "link_shim.h"
-#include "specialize.h"
+#include "names.h"
 
 #include <llvm-c/BitReader.h>
 #include <stdbool.h>
@@ -98,16 +97,11 @@ static uint32_t read32(const char *p)
 /* The identifier of an Itanium-mangled name (`sin` of `_Z3sinDv4_f`), or the name. */
 static const char *base_name(const char *name, size_t length, size_t *base_length)
 {
+    const char *id = lanes_mangled_identifier(name, length, base_length);
+    if (id)
+        return id;
     *base_length = length;
-    if (length < 3 || name[0] != '_' || name[1] != 'Z')
-        return name;
-    size_t i = 2, n = 0;
-    while (i < length && name[i] >= '0' && name[i] <= '9' && n < length)
-        n = n * 10 + (size_t)(name[i++] - '0');
-    if (n == 0 || i + n > length)
-        return name;
-    *base_length = n;
-    return name + i;
+    return name;
 }
 
 /* The chunk holding the built-in `name` (mangled), or -1: a binary search of the index. */
@@ -294,14 +288,6 @@ static void define_math_constants(LLVMModuleRef m, unsigned mode)
     }
 }
 
-int lanes_builtins_deferred(const char *name, size_t length)
-{
-    size_t n = 0;
-    const char *base = base_name(name, length, &n);
-    static const char prefix[] = "sub_group_";
-    return base != name && n >= sizeof prefix - 1 && memcmp(base, prefix, sizeof prefix - 1) == 0;
-}
-
 int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase phase, char **log)
 {
     size_t size = 0;
@@ -345,7 +331,7 @@ int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase ph
             long c = chunk_of(blob, name, length);
             if (c < 0 || (uint32_t)c >= num_chunks || names_has(&looked_up, name))
                 continue;
-            if (phase == LANES_LINK_FIRST && lanes_builtins_deferred(name, length))
+            if (phase == LANES_LINK_FIRST && lanes_name_deferred(name, length))
                 continue;
             if (names_add(&looked_up, name) != 0) {
                 *log = strdup("lanes: out of memory linking the built-in library\n");
@@ -389,7 +375,7 @@ int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase ph
             LLVMSetLinkage(g, LLVMInternalLinkage);
     free(own.items);
     /* Library functions were compiled for a generic level: make them the program's. */
-    lanes_jit_set_host_attributes(m);
+    lanes_host_set_attributes(m);
     return 0;
 }
 
@@ -409,10 +395,11 @@ int lanes_builtins_check_undefined(LLVMModuleRef m, char **log)
             continue;
         if (lanes_builtins_is_runtime_symbol(name) || (blob && chunk_of(blob, name, length) >= 0))
             continue;
-        if (length == 6 && memcmp(name, "printf", 6) == 0)
-            continue; /* lowered by the compiler (compiler/printf.c) */
-        if (lanes_is_generic_function(name, length))
-            continue; /* to_global and friends: lowered by the compiler (compiler/generic.c) */
+        /* printf, to_global and friends: lowered by the compiler (compiler/names.c). */
+        enum lanes_name what = lanes_name_lookup(name, length);
+        if (what == LANES_NAME_PRINTF ||
+            (what >= LANES_NAME_TO_GLOBAL && what <= LANES_NAME_GET_FENCE))
+            continue;
         char line[512];
         snprintf(line, sizeof line, "error: undefined function '%.*s': no input defines it\n",
                  (int)(length > 400 ? 400 : length), name);

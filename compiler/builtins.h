@@ -9,14 +9,11 @@
 /*
  * The two links of a specialization (ARCHITECTURE.md §3). The first, before
  * the vectorizer, brings every library function except those the
- * vectorizer maps to a vector form by name (lanes_builtins_deferred): they
+ * vectorizer maps to a vector form by name (lanes_name_deferred): they
  * stay calls it can see. The second, after it, brings what is left: those
  * functions at width 1, their vector forms (__lanes_sg<W>_*) otherwise.
  */
 enum lanes_link_phase { LANES_LINK_FIRST, LANES_LINK_REST };
-
-/* True when the library function `name` (mangled) waits for the second link. */
-int lanes_builtins_deferred(const char *name, size_t length);
 
 /*
  * The library's math variants a kernel asks for, from its function

@@ -7,7 +7,7 @@
  * and select per division, next to a 20-80 cycle divide), before the
  * optimizer could exploit the undefined behaviour.
  */
-#include "specialize.h"
+#include "passes.h"
 
 #include <llvm-c/Core.h>
 

@@ -19,24 +19,14 @@
  * tested escapes (ptrtoint), so the optimizer cannot replace it by the
  * constant it was copied from.
  */
-#include "specialize.h"
+#include "passes.h"
+
+#include "abi.h"
+#include "ir.h"
+#include "names.h"
 
 #include <llvm-c/Core.h>
 #include <string.h>
-
-enum query { TO_GLOBAL, TO_LOCAL, TO_PRIVATE, GET_FENCE };
-
-/* Clang emits to_* as calls of these unmangled functions; get_fence comes from its tables. */
-static const struct {
-    const char *name;
-    enum query q;
-} functions[] = {
-    {"__to_global", TO_GLOBAL},
-    {"__to_local", TO_LOCAL},
-    {"__to_private", TO_PRIVATE},
-    {"_Z9get_fencePU9CLgenericv", GET_FENCE},
-    {"_Z9get_fencePU9CLgenericKv", GET_FENCE},
-};
 
 /* The x86-64 System V ABI's red zone below the stack pointer. */
 #define RED_ZONE 128
@@ -49,28 +39,20 @@ struct lowering {
     LLVMModuleRef m;
     LLVMContextRef ctx;
     LLVMBuilderRef b;
-    LLVMTypeRef i64, i8, ptr;
+    LLVMTypeRef i64, ptr;
     LLVMValueRef wg;
     LLVMValueRef frame; /* the coroutine's handle (its frame), or NULL */
 };
 
 static LLVMValueRef intrinsic(struct lowering *l, const char *name, LLVMTypeRef overload)
 {
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->m, id, &overload, 1);
-    LLVMTypeRef t = LLVMIntrinsicGetType(l->ctx, id, &overload, 1);
-    return LLVMBuildCall2(l->b, t, f, NULL, 0, "");
+    return lanes_build_intrinsic(l->m, l->b, name, overload, NULL, 0);
 }
 
 /* wg-><field at offset> as `type`. */
 static LLVMValueRef field(struct lowering *l, unsigned offset, LLVMTypeRef type)
 {
-    LLVMValueRef idx = LLVMConstInt(l->i64, offset, 0);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(l->b, type, p, "");
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
-                    LLVMMDNodeInContext(l->ctx, NULL, 0));
-    return v;
+    return lanes_build_invariant_load(l->b, l->wg, offset, type, "");
 }
 
 /* base <= addr < base + size, as one unsigned comparison. */
@@ -102,40 +84,39 @@ static LLVMValueRef is_private(struct lowering *l, LLVMValueRef addr)
     return v;
 }
 
-static LLVMValueRef lower(struct lowering *l, enum query q, LLVMValueRef call)
+static LLVMValueRef lower(struct lowering *l, enum lanes_name q, LLVMValueRef call)
 {
     LLVMValueRef p = LLVMGetOperand(call, 0);
     LLVMValueRef addr = LLVMBuildPtrToInt(l->b, p, l->i64, "");
     LLVMTypeRef t = LLVMTypeOf(call);
     switch (q) {
-    case TO_GLOBAL: {
+    case LANES_NAME_TO_GLOBAL: {
         LLVMValueRef other = LLVMBuildOr(l->b, is_local(l, addr), is_private(l, addr), "");
         return LLVMBuildSelect(l->b, other, LLVMConstNull(t),
                                LLVMBuildAddrSpaceCast(l->b, p, t, ""), "to_global");
     }
-    case TO_LOCAL:
+    case LANES_NAME_TO_LOCAL:
         return LLVMBuildSelect(l->b, is_local(l, addr), LLVMBuildAddrSpaceCast(l->b, p, t, ""),
                                LLVMConstNull(t), "to_local");
-    case TO_PRIVATE:
+    case LANES_NAME_TO_PRIVATE:
         return LLVMBuildSelect(l->b, is_private(l, addr), LLVMBuildAddrSpaceCast(l->b, p, t, ""),
                                LLVMConstNull(t), "to_private");
-    case GET_FENCE:
+    case LANES_NAME_GET_FENCE:
         /*
          * "A valid memory fence value for ptr": a private pointer gets the
          * global fence, a value every fence accepts (0 is none for mem_fence).
          */
         return LLVMBuildSelect(l->b, is_local(l, addr), LLVMConstInt(t, FENCE_LOCAL, 0),
                                LLVMConstInt(t, FENCE_GLOBAL, 0), "fence");
+    default: break; /* not one of the generic address space's functions */
     }
     return NULL;
 }
 
 static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
 {
-    for (size_t k = 0; k < sizeof functions / sizeof *functions; k++)
-        if (strcmp(callee, functions[k].name) == 0)
-            return lower(ctx, functions[k].q, call);
-    return NULL;
+    enum lanes_name q = lanes_name_lookup(callee, strlen(callee));
+    return q >= LANES_NAME_TO_GLOBAL && q <= LANES_NAME_GET_FENCE ? lower(ctx, q, call) : NULL;
 }
 
 /* The handle llvm.coro.begin returns in coroutine `sg` (in its entry block). */
@@ -143,9 +124,9 @@ static LLVMValueRef coroutine_handle(LLVMValueRef sg)
 {
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(sg);
     for (LLVMValueRef i = LLVMGetFirstInstruction(entry); i; i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
         size_t len;
-        if (callee && strcmp(LLVMGetValueName2(callee, &len), "llvm.coro.begin") == 0)
+        const char *callee = lanes_called_name(i, &len);
+        if (callee && strcmp(callee, "llvm.coro.begin") == 0)
             return i;
     }
     return NULL;
@@ -157,19 +138,10 @@ void lanes_lower_generic(LLVMValueRef sg, bool coroutine)
     l.ctx = LLVMGetModuleContext(l.m);
     l.b = LLVMCreateBuilderInContext(l.ctx);
     l.i64 = LLVMInt64TypeInContext(l.ctx);
-    l.i8 = LLVMInt8TypeInContext(l.ctx);
     l.ptr = LLVMPointerTypeInContext(l.ctx, 0);
     l.wg = lanes_sg_param(sg, LANES_SG_WG);
     l.frame = coroutine ? coroutine_handle(sg) : NULL;
 
     lanes_replace_calls(sg, l.b, lower_call, &l);
     LLVMDisposeBuilder(l.b);
-}
-
-bool lanes_is_generic_function(const char *name, size_t length)
-{
-    for (size_t k = 0; k < sizeof functions / sizeof *functions; k++)
-        if (strlen(functions[k].name) == length && memcmp(functions[k].name, name, length) == 0)
-            return true;
-    return false;
 }

@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Host CPU detection through LLVM, so that the device queries, the sub-group
- * width policy and the JIT's target machine all see the same CPU.
+ * width policy and the JIT's target machine all see the same CPU; and the
+ * target machine, attributes and pass runs that compile for it.
  */
 #include "host.h"
 
 #include "sha256.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct lanes_host host;
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static pthread_once_t targets_once = PTHREAD_ONCE_INIT;
 
 /* True when the comma-separated LLVM feature list enables `feature`. */
 static bool has_feature(const char *features, const char *feature)
@@ -78,4 +84,81 @@ const char *lanes_isa_name(enum lanes_isa isa)
     case LANES_ISA_GENERIC: break;
     }
     return "SSE2";
+}
+
+static void init_targets(void)
+{
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+}
+
+void lanes_host_init_targets(void)
+{
+    pthread_once(&targets_once, init_targets);
+}
+
+LLVMTargetMachineRef lanes_host_target_machine(void)
+{
+    lanes_host_init_targets();
+    char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(),
+         *features = LLVMGetHostCPUFeatures(), *msg = NULL;
+    LLVMTargetRef target;
+    LLVMTargetMachineRef tm = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &msg) == 0)
+        tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive,
+                                     LLVMRelocPIC, LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(msg);
+    LLVMDisposeMessage(triple);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    return tm;
+}
+
+void lanes_host_set_attributes(LLVMModuleRef m)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        const struct {
+            const char *key, *value;
+        } attrs[] = {{"target-cpu", cpu}, {"target-features", features}};
+        for (size_t i = 0; i < 2; i++)
+            LLVMAddAttributeAtIndex(
+                f, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(ctx, attrs[i].key, (unsigned)strlen(attrs[i].key),
+                                          attrs[i].value, (unsigned)strlen(attrs[i].value)));
+        /* Clang's "0" would forbid wide vector registers in arguments and returns. */
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "min-legal-vector-width",
+                                         22);
+    }
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+}
+
+int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error)
+{
+    LLVMTargetMachineRef tm = lanes_host_target_machine();
+    if (!tm) {
+        *error = strdup("no LLVM target for the host");
+        return -1;
+    }
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(m, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(m, td);
+    LLVMDisposeTargetData(td);
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    LLVMDisposeTargetMachine(tm);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        *error = strdup(msg ? msg : "unknown LLVM error");
+        LLVMDisposeErrorMessage(msg);
+        return -1;
+    }
+    return 0;
 }

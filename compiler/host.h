@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The host CPU as LLVM sees it: the ISA the JIT will target. */
+/*
+ * The host CPU as LLVM sees it: the ISA the JIT will target, its target
+ * machine and attributes, and LLVM's passes run for it.
+ */
 #ifndef LANES_COMPILER_HOST_H
 #define LANES_COMPILER_HOST_H
 
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Types.h>
 #include <stdbool.h>
 
 /* Vector instruction set levels that change code generation and policy. */
@@ -28,5 +33,24 @@ const struct lanes_host *lanes_host(void);
 
 /* A short name of an ISA level for logs and device strings. */
 const char *lanes_isa_name(enum lanes_isa isa);
+
+/* Initializes LLVM's native target and assembly printer (once; thread-safe). */
+void lanes_host_init_targets(void);
+
+/* A target machine for the host CPU (LLVM's host detection); caller disposes. */
+LLVMTargetMachineRef lanes_host_target_machine(void);
+
+/*
+ * Stamps the host CPU and its features on every function of `m`, replacing
+ * what Clang put there (ARCHITECTURE.md §8: they override the JIT's target).
+ */
+void lanes_host_set_attributes(LLVMModuleRef m);
+
+/*
+ * Runs `pipeline` (e.g. "default<O3>") on `m` with the host's target
+ * machine, whose triple and data layout `m` takes; returns 0 or -1 with
+ * *error set (malloc'd).
+ */
+int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error);
 
 #endif

@@ -2,18 +2,17 @@
 /*
  * One LLJIT per process, created on first use. Every module added to it
  * carries unique symbol names (the caller's business), so all share the main
- * JITDylib; the C runtime (memcpy, memset) is found in the process.
+ * JITDylib; the C runtime (memcpy, memset) is found in the process, what
+ * is not in its global scope is defined by the caller (lanes_jit_define_symbols).
  */
 #include "jit.h"
 
-#include "builtins.h"
 #include "host.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/Transforms/PassBuilder.h>
+#include <llvm-c/TargetMachine.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +20,6 @@
 static LLVMOrcLLJITRef jit;
 static char *jit_error;
 static pthread_once_t jit_once = PTHREAD_ONCE_INIT;
-static pthread_once_t targets_once = PTHREAD_ONCE_INIT;
-
-static void init_targets(void)
-{
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
-}
 
 /* Takes the message out of an LLVM error as a malloc'd string. */
 static char *take_error(LLVMErrorRef e)
@@ -38,102 +30,9 @@ static char *take_error(LLVMErrorRef e)
     return copy;
 }
 
-LLVMTargetMachineRef lanes_jit_target_machine(void)
-{
-    pthread_once(&targets_once, init_targets);
-    char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(),
-         *features = LLVMGetHostCPUFeatures(), *msg = NULL;
-    LLVMTargetRef target;
-    LLVMTargetMachineRef tm = NULL;
-    if (LLVMGetTargetFromTriple(triple, &target, &msg) == 0)
-        tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive,
-                                     LLVMRelocPIC, LLVMCodeModelJITDefault);
-    LLVMDisposeMessage(msg);
-    LLVMDisposeMessage(triple);
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
-    return tm;
-}
-
-void lanes_jit_set_host_attributes(LLVMModuleRef m)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(m);
-    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
-        const struct {
-            const char *key, *value;
-        } attrs[] = {{"target-cpu", cpu}, {"target-features", features}};
-        for (size_t i = 0; i < 2; i++)
-            LLVMAddAttributeAtIndex(
-                f, LLVMAttributeFunctionIndex,
-                LLVMCreateStringAttribute(ctx, attrs[i].key, (unsigned)strlen(attrs[i].key),
-                                          attrs[i].value, (unsigned)strlen(attrs[i].value)));
-        /* Clang's "0" would forbid wide vector registers in arguments and returns. */
-        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "min-legal-vector-width",
-                                         22);
-    }
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
-}
-
-int lanes_jit_optimize(LLVMModuleRef m, const char *pipeline, char **error)
-{
-    LLVMTargetMachineRef tm = lanes_jit_target_machine();
-    if (!tm) {
-        *error = strdup("no LLVM target for the host");
-        return -1;
-    }
-    char *triple = LLVMGetTargetMachineTriple(tm);
-    LLVMSetTarget(m, triple);
-    LLVMDisposeMessage(triple);
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-    LLVMSetModuleDataLayout(m, td);
-    LLVMDisposeTargetData(td);
-    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, opts);
-    LLVMDisposePassBuilderOptions(opts);
-    LLVMDisposeTargetMachine(tm);
-    if (e) {
-        *error = take_error(e);
-        return -1;
-    }
-    return 0;
-}
-
-/*
- * The functions the built-in library calls (SLEEF), defined at their
- * addresses in this process: liblanes.so is opened RTLD_LOCAL by the ICD
- * loader, so its dependencies are not in the global scope the process
- * generator searches.
- */
-static LLVMErrorRef define_runtime_symbols(void)
-{
-    size_t n;
-    const struct lanes_runtime_symbol *syms = lanes_builtins_runtime_symbols(&n);
-    if (n == 0)
-        return NULL;
-    LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
-    if (!pairs)
-        return LLVMCreateStringError("out of host memory");
-    for (size_t i = 0; i < n; i++) {
-        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, syms[i].name);
-        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)syms[i].address;
-        pairs[i].Sym.Flags.GenericFlags =
-            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
-    }
-    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
-    free(pairs); /* the unit holds its own references to the names */
-    LLVMErrorRef e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), mu);
-    if (e)
-        LLVMOrcDisposeMaterializationUnit(mu);
-    return e;
-}
-
 static void create_jit(void)
 {
-    pthread_once(&targets_once, init_targets);
+    lanes_host_init_targets();
     LLVMOrcJITTargetMachineBuilderRef jtmb;
     LLVMErrorRef e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
     if (e) {
@@ -154,8 +53,37 @@ static void create_jit(void)
         return;
     }
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
-    if ((e = define_runtime_symbols()))
-        jit_error = take_error(e);
+}
+
+int lanes_jit_define_symbols(const struct lanes_jit_symbol *symbols, size_t count, char **error)
+{
+    pthread_once(&jit_once, create_jit);
+    if (!jit) {
+        *error = strdup(jit_error ? jit_error : "the JIT could not be created");
+        return -1;
+    }
+    if (count == 0)
+        return 0;
+    LLVMOrcCSymbolMapPair *pairs = calloc(count, sizeof *pairs);
+    if (!pairs) {
+        *error = strdup("out of host memory");
+        return -1;
+    }
+    for (size_t i = 0; i < count; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, symbols[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)symbols[i].address;
+        pairs[i].Sym.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    }
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, count);
+    free(pairs); /* the unit holds its own references to the names */
+    LLVMErrorRef e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), mu);
+    if (e) {
+        LLVMOrcDisposeMaterializationUnit(mu);
+        *error = take_error(e);
+        return -1;
+    }
+    return 0;
 }
 
 void *lanes_jit_lookup(const char *symbol)
@@ -175,7 +103,7 @@ void *lanes_jit_lookup(const char *symbol)
 
 void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
 {
-    LLVMTargetMachineRef tm = lanes_jit_target_machine();
+    LLVMTargetMachineRef tm = lanes_host_target_machine();
     if (!tm) {
         *error = strdup("no LLVM target for the host");
         return NULL;
@@ -200,7 +128,7 @@ void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
 
 char *lanes_jit_emit_assembly(LLVMModuleRef m)
 {
-    LLVMTargetMachineRef tm = lanes_jit_target_machine();
+    LLVMTargetMachineRef tm = lanes_host_target_machine();
     if (!tm)
         return NULL;
     /* Code generation changes the module it runs on: a copy, so that `m` stays as it was. */

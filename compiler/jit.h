@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* ORC LLJIT for the host CPU: optimizes and compiles launcher modules. */
+/* ORC LLJIT for the host CPU: compiles launcher modules and loads their code. */
 #ifndef LANES_COMPILER_JIT_H
 #define LANES_COMPILER_JIT_H
 
 #include <llvm-c/Types.h>
-#include <llvm-c/TargetMachine.h>
+#include <stddef.h>
 
-/* A target machine for the host CPU (LLVM's host detection); caller disposes. */
-LLVMTargetMachineRef lanes_jit_target_machine(void);
+/* A function the JIT's modules may call outside themselves, and its address in this process. */
+struct lanes_jit_symbol {
+    const char *name;
+    void *address;
+};
 
 /*
- * Stamps the host CPU and its features on every function of `m`, replacing
- * what Clang put there (ARCHITECTURE.md §8: they override the JIT's target).
+ * Defines `symbols` in the JIT as absolute symbols (created on first use),
+ * for the objects added after; returns 0, or -1 with *error set (malloc'd).
+ * The names are copied. Thread-safe, but each name may be defined once.
  */
-void lanes_jit_set_host_attributes(LLVMModuleRef m);
-
-/* Runs `pipeline` (e.g. "default<O3>") on `m` for the host; returns 0 or -1 with *error set. */
-int lanes_jit_optimize(LLVMModuleRef m, const char *pipeline, char **error);
+int lanes_jit_define_symbols(const struct lanes_jit_symbol *symbols, size_t count, char **error);
 
 /* The address of `symbol` if some module added it already, else NULL. Thread-safe. */
 void *lanes_jit_lookup(const char *symbol);

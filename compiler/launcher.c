@@ -11,6 +11,8 @@
 #include "builtins.h"
 #include "cache.h"
 #include "globals.h"
+#include "host.h"
+#include "ir.h"
 #include "jit.h"
 #include "sha256.h"
 #include "specialize.h"
@@ -18,6 +20,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,8 +303,8 @@ static void *compile_launcher(const struct lanes_program_module *module,
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (f != launcher && !LLVMIsDeclaration(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
-    lanes_jit_set_host_attributes(m);
-    if (lanes_jit_optimize(m, "default<O3>", &error) != 0) {
+    lanes_host_set_attributes(m);
+    if (lanes_host_run_passes(m, "default<O3>", &error) != 0) {
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
     }
@@ -332,6 +335,30 @@ out:
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
     return object;
+}
+
+/*
+ * The functions the built-in library calls (SLEEF), defined in the JIT at
+ * their addresses in this process, once, before the first launcher is
+ * loaded: liblanes.so is opened RTLD_LOCAL by the ICD loader, so its
+ * dependencies are not in the global scope the JIT searches.
+ */
+static pthread_once_t runtime_symbols_once = PTHREAD_ONCE_INIT;
+static char *runtime_symbols_error;
+
+static void define_runtime_symbols(void)
+{
+    size_t n;
+    const struct lanes_runtime_symbol *syms = lanes_builtins_runtime_symbols(&n);
+    struct lanes_jit_symbol *table = malloc((n ? n : 1) * sizeof *table);
+    if (!table) {
+        runtime_symbols_error = strdup("out of host memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        table[i] = (struct lanes_jit_symbol){syms[i].name, syms[i].address};
+    lanes_jit_define_symbols(table, n, &runtime_symbols_error);
+    free(table);
 }
 
 /*
@@ -414,7 +441,11 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
         }
         goto narrow;
     }
-    fn = lanes_jit_add_object(object, size, name, &error);
+    pthread_once(&runtime_symbols_once, define_runtime_symbols);
+    if (runtime_symbols_error)
+        error = strdup(runtime_symbols_error);
+    else
+        fn = lanes_jit_add_object(object, size, name, &error);
     if (fn && !cached)
         lanes_cache_store_object(&key, object, size);
     free(object);

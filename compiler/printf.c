@@ -9,8 +9,10 @@
  */
 #include "printf.h"
 
-#include "launcher.h"
-#include "specialize.h"
+#include "abi.h"
+#include "ir.h"
+#include "names.h"
+#include "passes.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -207,12 +209,9 @@ static void lower_call(struct printf_lowering *l, LLVMValueRef call, LLVMValueRe
 
 static bool is_printf(LLVMValueRef i)
 {
-    LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-    if (!callee || !LLVMIsAFunction(callee))
-        return false;
     size_t len;
-    const char *name = LLVMGetValueName2(callee, &len);
-    return len == 6 && memcmp(name, "printf", 6) == 0;
+    const char *name = lanes_called_name(i, &len);
+    return name && lanes_name_lookup(name, len) == LANES_NAME_PRINTF;
 }
 
 bool lanes_lower_printf(LLVMValueRef sg)

@@ -11,6 +11,7 @@
 #include "cache.h"
 #include "globals.h"
 #include "host.h"
+#include "names.h"
 #include "frontend/frontend.h"
 
 #include <llvm-c/BitReader.h>
@@ -277,7 +278,7 @@ static bool calls_printf(LLVMValueRef f, unsigned depth)
                 continue;
             size_t len;
             const char *name = LLVMGetValueName2(callee, &len);
-            if ((len == 6 && memcmp(name, "printf", 6) == 0) ||
+            if (lanes_name_lookup(name, len) == LANES_NAME_PRINTF ||
                 (!LLVMIsDeclaration(callee) && calls_printf(callee, depth + 1)))
                 return true;
         }

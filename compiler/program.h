@@ -25,7 +25,7 @@ enum lanes_arg_kind {
 struct lanes_kernel_arg {
     enum lanes_arg_kind kind;
     size_t size;   /* bytes of a by-value argument; sizeof(void *) for the others */
-    size_t offset; /* of its slot in the launcher's argument block (compiler/launcher.h) */
+    size_t offset; /* of its slot in the launcher's argument block (compiler/abi.h) */
     cl_kernel_arg_address_qualifier address;
     cl_kernel_arg_access_qualifier access;
     cl_kernel_arg_type_qualifier type_qualifier;

@@ -7,7 +7,10 @@
  */
 #include "specialize.h"
 
-#include "jit.h"
+#include "host.h"
+#include "ir.h"
+#include "names.h"
+#include "passes.h"
 #include "vectorize/vectorize.h"
 
 #include <llvm-c/Core.h>
@@ -24,36 +27,10 @@ static char *message(const char *fmt, const char *arg)
     return strdup(buf);
 }
 
-static void add_fn_attr(LLVMValueRef f, const char *name)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
-}
-
 static void remove_fn_attr(LLVMValueRef f, const char *name)
 {
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                    LLVMGetEnumAttributeKindForName(name, strlen(name)));
-}
-
-void lanes_replace_calls(LLVMValueRef f, LLVMBuilderRef b, lanes_call_lowering lower, void *ctx)
-{
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-            next = LLVMGetNextInstruction(i);
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            if (!callee || !LLVMIsAFunction(callee))
-                continue;
-            size_t len;
-            LLVMPositionBuilderBefore(b, i);
-            LLVMValueRef v = lower(i, LLVMGetValueName2(callee, &len), ctx);
-            if (!v)
-                continue;
-            LLVMReplaceAllUsesWith(i, v);
-            LLVMInstructionEraseFromParent(i);
-        }
-    }
 }
 
 /* OpenCL C has no recursion: every call of a defined function can be inlined. */
@@ -64,10 +41,10 @@ static int inline_everything(LLVMModuleRef m, char **log)
             continue;
         remove_fn_attr(f, "noinline");
         remove_fn_attr(f, "optnone");
-        add_fn_attr(f, "alwaysinline");
+        lanes_add_fn_attr(f, "alwaysinline");
     }
     char *error = NULL;
-    if (lanes_jit_optimize(m, "always-inline", &error) != 0) {
+    if (lanes_host_run_passes(m, "always-inline", &error) != 0) {
         *log = message("lanes: inlining failed: %s\n", error);
         free(error);
         return -1;
@@ -88,41 +65,14 @@ static void copy_param_attrs(LLVMValueRef from, unsigned from_index, LLVMValueRe
         LLVMAddAttributeAtIndex(to, to_index, attrs[i]);
 }
 
-LLVMValueRef lanes_sg_param(LLVMValueRef sg, enum lanes_sg_param p)
-{
-    return LLVMGetParam(sg, LLVMCountParams(sg) - LANES_SG_NUM_PARAMS + (unsigned)p);
-}
-
-static LLVMValueRef lane_function(LLVMModuleRef m)
-{
-    LLVMValueRef f = LLVMGetNamedFunction(m, LANES_LANE_FUNCTION);
-    if (f)
-        return f;
-    LLVMContextRef ctx = LLVMGetModuleContext(m);
-    f = LLVMAddFunction(m, LANES_LANE_FUNCTION,
-                        LLVMFunctionType(LLVMInt32TypeInContext(ctx), NULL, 0, 0));
-    /* Reads nothing and always gives the same lane: CSE may merge the calls. */
-    add_fn_attr(f, "nounwind");
-    add_fn_attr(f, "willreturn");
-    LLVMAddAttributeAtIndex(
-        f, LLVMAttributeFunctionIndex,
-        LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("memory", 6), 0));
-    return f;
-}
-
-LLVMValueRef lanes_build_lane(LLVMBuilderRef b, LLVMValueRef sg)
-{
-    LLVMValueRef f = lane_function(LLVMGetGlobalParent(sg));
-    return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "lane");
-}
-
 static LLVMValueRef lower_lane_call(LLVMValueRef call, const char *callee, void *ctx)
 {
     (void)ctx;
     return strcmp(callee, LANES_LANE_FUNCTION) == 0 ? LLVMConstNull(LLVMTypeOf(call)) : NULL;
 }
 
-void lanes_lower_lane(LLVMValueRef sg)
+/* Replaces every LANES_LANE_FUNCTION call in `sg` by 0 (a sub-group of one work-item). */
+static void lower_lane(LLVMValueRef sg)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(sg)));
     lanes_replace_calls(sg, b, lower_lane_call, NULL);
@@ -424,12 +374,8 @@ static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
             continue;
         if (!base) {
             LLVMPositionBuilderBefore(b, entry);
-            LLVMValueRef idx = LLVMConstInt(i64, LANES_WG_GLOBALS, 0);
-            LLVMValueRef slot =
-                LLVMBuildInBoundsGEP2(b, i8, lanes_sg_param(sg, LANES_SG_WG), &idx, 1, "");
-            base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), slot, "globals");
-            LLVMSetMetadata(base, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14),
-                            LLVMMDNodeInContext(ctx, NULL, 0));
+            base = lanes_build_invariant_load(b, lanes_sg_param(sg, LANES_SG_WG), LANES_WG_GLOBALS,
+                                              LLVMPointerTypeInContext(ctx, 0), "globals");
         }
         LLVMPositionBuilderBefore(b, entry);
         LLVMValueRef idx = LLVMConstInt(i64, v->offset, 0);
@@ -451,7 +397,8 @@ static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
     return rc;
 }
 
-bool lanes_has_barrier(LLVMValueRef fn)
+/* True when `fn` calls a work-group barrier (directly; callees are inlined first). */
+static bool has_barrier(LLVMValueRef fn)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
@@ -469,27 +416,17 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(sg));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-    static const char *fences[] = {"_Z7barrierj",          "_Z18work_group_barrier",
-                                   "_Z9mem_fencej",        "_Z14read_mem_fencej",
-                                   "_Z15write_mem_fencej", "_Z24atomic_work_item_fence",
-                                   "_Z17sub_group_barrier"};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            if (!callee)
-                continue;
             size_t len;
-            const char *name = LLVMGetValueName2(callee, &len);
-            if (keep_barriers && lanes_is_barrier(i))
+            const char *name = lanes_called_name(i, &len);
+            enum lanes_name what = name ? lanes_name_lookup(name, len) : LANES_NAME_NONE;
+            if (what != LANES_NAME_FENCE && (what != LANES_NAME_BARRIER || keep_barriers))
                 continue;
-            for (size_t k = 0; k < sizeof fences / sizeof *fences; k++)
-                if (strncmp(name, fences[k], strlen(fences[k])) == 0) {
-                    LLVMPositionBuilderBefore(b, i);
-                    LLVMBuildFence(b, LLVMAtomicOrderingAcquireRelease, 0, "");
-                    LLVMInstructionEraseFromParent(i);
-                    break;
-                }
+            LLVMPositionBuilderBefore(b, i);
+            LLVMBuildFence(b, LLVMAtomicOrderingAcquireRelease, 0, "");
+            LLVMInstructionEraseFromParent(i);
         }
     LLVMDisposeBuilder(b);
 }
@@ -497,15 +434,18 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
 /*
  * Before the analyses of the vectorizer: the frontend's IR, inlined, still
  * holds every local variable in memory and many trivial blocks. None of
- * these passes moves a convergent call across a branch.
+ * these passes moves a convergent call across a branch (jump threading
+ * never duplicates a block that has one). Jump threading removes Clang's
+ * cleanup destination slots (a phi of constants and a switch on it after a
+ * break out of a scope with locals), which would otherwise become an exit
+ * code blended in every iteration of a linearized loop.
  */
 static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
-    if (lanes_jit_optimize(m,
-                           "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,"
-                           "jump-threading,simplifycfg)",
-                           &error) != 0) {
+    const char *passes = "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,"
+                         "jump-threading,simplifycfg)";
+    if (lanes_host_run_passes(m, passes, &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;
@@ -530,7 +470,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    *coroutine = lanes_has_barrier(kernel) && items > spec->width;
+    *coroutine = has_barrier(kernel) && items > spec->width;
     LLVMValueRef sg = move_into_sg(
         m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
     /*
@@ -553,7 +493,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         }
     }
     if (rc == 0) {
-        lanes_lower_lane(sg);
+        lower_lane(sg);
         if (!*coroutine && spec->width > 1)
             lower_fences(sg, false);
         if (*coroutine)

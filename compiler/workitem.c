@@ -5,62 +5,19 @@
  * work_dim of the specialization then fold into constants. The library's
  * __lanes_wg_scratch() is lowered here too: it reads wg like they do.
  */
-#include "specialize.h"
+#include "passes.h"
+
+#include "abi.h"
+#include "ir.h"
+#include "names.h"
 
 #include <llvm-c/Core.h>
 #include <string.h>
 
-enum query {
-    WORK_DIM,
-    GLOBAL_SIZE,
-    GLOBAL_ID,
-    LOCAL_SIZE,
-    ENQUEUED_LOCAL_SIZE,
-    LOCAL_ID,
-    NUM_GROUPS,
-    GROUP_ID,
-    GLOBAL_OFFSET,
-    GLOBAL_LINEAR_ID,
-    LOCAL_LINEAR_ID,
-    SUB_GROUP_SIZE,
-    MAX_SUB_GROUP_SIZE,
-    NUM_SUB_GROUPS,
-    ENQUEUED_NUM_SUB_GROUPS,
-    SUB_GROUP_ID,
-    SUB_GROUP_LOCAL_ID,
-    WG_SCRATCH,
-};
-
-/* Itanium-mangled names, as Clang emits the calls. */
-static const struct {
-    const char *name;
-    enum query q;
-} builtins[] = {
-    {"_Z12get_work_dimv", WORK_DIM},
-    {"_Z15get_global_sizej", GLOBAL_SIZE},
-    {"_Z13get_global_idj", GLOBAL_ID},
-    {"_Z14get_local_sizej", LOCAL_SIZE},
-    {"_Z23get_enqueued_local_sizej", ENQUEUED_LOCAL_SIZE},
-    {"_Z12get_local_idj", LOCAL_ID},
-    {"_Z14get_num_groupsj", NUM_GROUPS},
-    {"_Z12get_group_idj", GROUP_ID},
-    {"_Z17get_global_offsetj", GLOBAL_OFFSET},
-    {"_Z20get_global_linear_idv", GLOBAL_LINEAR_ID},
-    {"_Z19get_local_linear_idv", LOCAL_LINEAR_ID},
-    {"_Z18get_sub_group_sizev", SUB_GROUP_SIZE},
-    {"_Z22get_max_sub_group_sizev", MAX_SUB_GROUP_SIZE},
-    {"_Z18get_num_sub_groupsv", NUM_SUB_GROUPS},
-    {"_Z27get_enqueued_num_sub_groupsv", ENQUEUED_NUM_SUB_GROUPS},
-    {"_Z16get_sub_group_idv", SUB_GROUP_ID},
-    {"_Z22get_sub_group_local_idv", SUB_GROUP_LOCAL_ID},
-    /* The library's own: the work-group scratch (launcher.h), as a __local pointer. */
-    {"__lanes_wg_scratch", WG_SCRATCH},
-};
-
 struct lowering {
     LLVMBuilderRef b;
     LLVMContextRef ctx;
-    LLVMTypeRef i64, i32, i8;
+    LLVMTypeRef i64, i32;
     LLVMValueRef sg, wg, first, lanes, lid0[3];
     const struct lanes_specialization *spec;
 };
@@ -73,12 +30,7 @@ static LLVMValueRef c64(struct lowering *l, uint64_t v)
 /* wg-><field>[d] for a constant d < 3. */
 static LLVMValueRef field(struct lowering *l, unsigned offset, unsigned d)
 {
-    LLVMValueRef idx = c64(l, offset + 8u * d);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(l->b, l->i64, p, "");
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
-                    LLVMMDNodeInContext(l->ctx, NULL, 0));
-    return v;
+    return lanes_build_invariant_load(l->b, l->wg, offset + 8u * d, l->i64, "");
 }
 
 /* a + b, neither of which overflows (they count work-items). */
@@ -151,30 +103,31 @@ static LLVMValueRef global_id(struct lowering *l, unsigned d)
 }
 
 /* The value of `q` in constant dimension d (d < 3). */
-static LLVMValueRef query_dim(struct lowering *l, enum query q, unsigned d)
+static LLVMValueRef query_dim(struct lowering *l, enum lanes_name q, unsigned d)
 {
     const struct lanes_specialization *s = l->spec;
     switch (q) {
-    case GLOBAL_SIZE: return field(l, LANES_WG_GLOBAL_SIZE, d);
-    case LOCAL_SIZE: return c64(l, lanes_spec_group_size(s, d));
-    case ENQUEUED_LOCAL_SIZE: return c64(l, s->local_size[d]);
-    case LOCAL_ID: return local_id(l, d);
-    case NUM_GROUPS: return field(l, LANES_WG_NUM_GROUPS, d);
-    case GROUP_ID: return d >= s->work_dim ? c64(l, 0) : field(l, LANES_WG_GROUP_ID, d);
-    case GLOBAL_OFFSET: return field(l, LANES_WG_GLOBAL_OFFSET, d);
-    case GLOBAL_ID: return global_id(l, d);
+    case LANES_NAME_GLOBAL_SIZE: return field(l, LANES_WG_GLOBAL_SIZE, d);
+    case LANES_NAME_LOCAL_SIZE: return c64(l, lanes_spec_group_size(s, d));
+    case LANES_NAME_ENQUEUED_LOCAL_SIZE: return c64(l, s->local_size[d]);
+    case LANES_NAME_LOCAL_ID: return local_id(l, d);
+    case LANES_NAME_NUM_GROUPS: return field(l, LANES_WG_NUM_GROUPS, d);
+    case LANES_NAME_GROUP_ID: return d >= s->work_dim ? c64(l, 0) : field(l, LANES_WG_GROUP_ID, d);
+    case LANES_NAME_GLOBAL_OFFSET: return field(l, LANES_WG_GLOBAL_OFFSET, d);
+    case LANES_NAME_GLOBAL_ID: return global_id(l, d);
     default: return c64(l, 0);
     }
 }
 
 /* Out of range dimensions: sizes are 1, ids and offsets 0 (§6.15.1). */
-static uint64_t out_of_range(enum query q)
+static uint64_t out_of_range(enum lanes_name q)
 {
-    return q == GLOBAL_SIZE || q == LOCAL_SIZE || q == ENQUEUED_LOCAL_SIZE || q == NUM_GROUPS;
+    return q == LANES_NAME_GLOBAL_SIZE || q == LANES_NAME_LOCAL_SIZE ||
+           q == LANES_NAME_ENQUEUED_LOCAL_SIZE || q == LANES_NAME_NUM_GROUPS;
 }
 
 /* The value of `q` for a dimension argument that may not be constant. */
-static LLVMValueRef query(struct lowering *l, enum query q, LLVMValueRef dim)
+static LLVMValueRef query(struct lowering *l, enum lanes_name q, LLVMValueRef dim)
 {
     if (LLVMIsAConstantInt(dim)) {
         unsigned long long d = LLVMConstIntGetZExtValue(dim);
@@ -188,16 +141,17 @@ static LLVMValueRef query(struct lowering *l, enum query q, LLVMValueRef dim)
     return v;
 }
 
-static LLVMValueRef linear_id(struct lowering *l, enum query q)
+static LLVMValueRef linear_id(struct lowering *l, enum lanes_name q)
 {
-    if (q == LOCAL_LINEAR_ID)
+    if (q == LANES_NAME_LOCAL_LINEAR_ID)
         return l->spec->width == 1 ? l->first : add_nw(l, l->first, lane_as(l, l->i64));
     LLVMValueRef v = c64(l, 0);
     for (unsigned d = 3; d-- > 0;) {
-        LLVMValueRef size =
-            q == GLOBAL_LINEAR_ID ? query_dim(l, GLOBAL_SIZE, d) : query_dim(l, LOCAL_SIZE, d);
-        LLVMValueRef id =
-            LLVMBuildSub(l->b, query_dim(l, GLOBAL_ID, d), query_dim(l, GLOBAL_OFFSET, d), "");
+        LLVMValueRef size = q == LANES_NAME_GLOBAL_LINEAR_ID
+                                ? query_dim(l, LANES_NAME_GLOBAL_SIZE, d)
+                                : query_dim(l, LANES_NAME_LOCAL_SIZE, d);
+        LLVMValueRef id = LLVMBuildSub(l->b, query_dim(l, LANES_NAME_GLOBAL_ID, d),
+                                       query_dim(l, LANES_NAME_GLOBAL_OFFSET, d), "");
         v = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, v, size, ""), id, "");
     }
     return v;
@@ -206,16 +160,13 @@ static LLVMValueRef linear_id(struct lowering *l, enum query q)
 /* wg->scratch as a pointer of type `t` (the library's __local pointer). */
 static LLVMValueRef scratch(struct lowering *l, LLVMTypeRef t)
 {
-    LLVMValueRef idx = c64(l, LANES_WG_SCRATCH);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, l->wg, &idx, 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(l->b, LLVMPointerTypeInContext(l->ctx, 0), p, "scratch");
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(l->ctx, "invariant.load", 14),
-                    LLVMMDNodeInContext(l->ctx, NULL, 0));
+    LLVMValueRef v = lanes_build_invariant_load(l->b, l->wg, LANES_WG_SCRATCH,
+                                                LLVMPointerTypeInContext(l->ctx, 0), "scratch");
     return LLVMBuildAddrSpaceCast(l->b, v, t, "");
 }
 
 /* The sub-group built-ins of OpenCL C 3.0 §6.15.18 (uint results). */
-static LLVMValueRef sub_group_query(struct lowering *l, enum query q)
+static LLVMValueRef sub_group_query(struct lowering *l, enum lanes_name q)
 {
     const struct lanes_specialization *s = l->spec;
     uint64_t w = s->width, items = 1, enqueued = 1;
@@ -224,11 +175,11 @@ static LLVMValueRef sub_group_query(struct lowering *l, enum query q)
         enqueued *= s->local_size[d];
     }
     switch (q) {
-    case SUB_GROUP_SIZE: return LLVMBuildTrunc(l->b, l->lanes, l->i32, "");
-    case MAX_SUB_GROUP_SIZE: return LLVMConstInt(l->i32, enqueued < w ? enqueued : w, 0);
-    case NUM_SUB_GROUPS: return LLVMConstInt(l->i32, (items + w - 1) / w, 0);
-    case ENQUEUED_NUM_SUB_GROUPS: return LLVMConstInt(l->i32, (enqueued + w - 1) / w, 0);
-    case SUB_GROUP_ID:
+    case LANES_NAME_SUB_GROUP_SIZE: return LLVMBuildTrunc(l->b, l->lanes, l->i32, "");
+    case LANES_NAME_MAX_SUB_GROUP_SIZE: return LLVMConstInt(l->i32, enqueued < w ? enqueued : w, 0);
+    case LANES_NAME_NUM_SUB_GROUPS: return LLVMConstInt(l->i32, (items + w - 1) / w, 0);
+    case LANES_NAME_ENQUEUED_NUM_SUB_GROUPS: return LLVMConstInt(l->i32, (enqueued + w - 1) / w, 0);
+    case LANES_NAME_SUB_GROUP_ID:
         return LLVMBuildTrunc(l->b, LLVMBuildUDiv(l->b, l->first, c64(l, w), ""), l->i32, "");
     default: return lanes_build_lane(l->b, l->sg);
     }
@@ -237,21 +188,18 @@ static LLVMValueRef sub_group_query(struct lowering *l, enum query q)
 static LLVMValueRef lower_call(LLVMValueRef call, const char *callee, void *ctx)
 {
     struct lowering *l = ctx;
-    for (size_t k = 0; k < sizeof builtins / sizeof *builtins; k++) {
-        if (strcmp(callee, builtins[k].name) != 0)
-            continue;
-        enum query q = builtins[k].q;
-        if (q == WORK_DIM)
-            return LLVMConstInt(l->i32, l->spec->work_dim, 0);
-        if (q == WG_SCRATCH)
-            return scratch(l, LLVMTypeOf(call));
-        if (q == GLOBAL_LINEAR_ID || q == LOCAL_LINEAR_ID)
-            return linear_id(l, q);
-        if (q >= SUB_GROUP_SIZE && q <= SUB_GROUP_LOCAL_ID)
-            return sub_group_query(l, q);
-        return query(l, q, LLVMGetOperand(call, 0));
-    }
-    return NULL;
+    enum lanes_name q = lanes_name_lookup(callee, strlen(callee));
+    if (q < LANES_NAME_WORK_DIM || q > LANES_NAME_WG_SCRATCH)
+        return NULL; /* not a work-item function (compiler/names.c) */
+    if (q == LANES_NAME_WORK_DIM)
+        return LLVMConstInt(l->i32, l->spec->work_dim, 0);
+    if (q == LANES_NAME_WG_SCRATCH)
+        return scratch(l, LLVMTypeOf(call));
+    if (q == LANES_NAME_GLOBAL_LINEAR_ID || q == LANES_NAME_LOCAL_LINEAR_ID)
+        return linear_id(l, q);
+    if (q >= LANES_NAME_SUB_GROUP_SIZE && q <= LANES_NAME_SUB_GROUP_LOCAL_ID)
+        return sub_group_query(l, q);
+    return query(l, q, LLVMGetOperand(call, 0));
 }
 
 void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec)
@@ -261,7 +209,6 @@ void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *sp
     l.b = LLVMCreateBuilderInContext(l.ctx);
     l.i64 = LLVMInt64TypeInContext(l.ctx);
     l.i32 = LLVMInt32TypeInContext(l.ctx);
-    l.i8 = LLVMInt8TypeInContext(l.ctx);
     l.wg = lanes_sg_param(sg, LANES_SG_WG);
     l.first = lanes_sg_param(sg, LANES_SG_FIRST);
     l.lanes = lanes_sg_param(sg, LANES_SG_LANES);

@@ -23,7 +23,7 @@ struct _cl_kernel {
     cl_program program;                   /* retained */
     const struct lanes_kernel_info *info; /* owned by the program's module */
     pthread_mutex_t lock;                 /* guards the argument values */
-    unsigned char *block; /* the argument block (compiler/launcher.h), info->args_size bytes */
+    unsigned char *block; /* the argument block (compiler/abi.h), info->args_size bytes */
     struct lanes_kernel_argval *argv; /* one per argument */
 };
 LANES_OBJECT_FIRST(struct _cl_kernel);

@@ -6,7 +6,7 @@
 //
 // Every work-item of the work-group reaches a collective with the same
 // (uniform) arguments. Each one writes its value to its slot in the
-// work-group scratch (compiler/launcher.h: a 64-byte head, then one 8-byte
+// work-group scratch (compiler/abi.h: a 64-byte head, then one 8-byte
 // slot per work-item in local linear id order); after a barrier the first
 // work-item combines the slots, in id order, into the head (reduce) or in
 // place (scans); after a second barrier every work-item reads its result.

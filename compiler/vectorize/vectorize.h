@@ -7,7 +7,7 @@
 #ifndef LANES_COMPILER_VECTORIZE_H
 #define LANES_COMPILER_VECTORIZE_H
 
-#include "../launcher.h"
+#include "../abi.h"
 
 #include <llvm-c/Types.h>
 

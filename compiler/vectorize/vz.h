@@ -7,7 +7,7 @@
 #ifndef LANES_COMPILER_VECTORIZE_VZ_H
 #define LANES_COMPILER_VECTORIZE_VZ_H
 
-#include "../launcher.h"
+#include "../abi.h"
 #include "vz_cfg.h"
 
 #include <llvm-c/Core.h>

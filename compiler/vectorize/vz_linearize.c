@@ -20,8 +20,8 @@
  */
 #include "vz.h"
 
-#include "../jit.h"
-#include "../specialize.h"
+#include "../host.h"
+#include "../ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,7 +442,7 @@ int vz_linearize(struct vz *v)
 {
     char *error = NULL;
     /* Dedicated exits, preheaders, one latch, values leaving loops through phis. */
-    if (lanes_jit_optimize(v->m, "function(lower-switch,loop-simplify,lcssa)", &error) != 0) {
+    if (lanes_host_run_passes(v->m, "function(lower-switch,loop-simplify,lcssa)", &error) != 0) {
         vz_refuse(v, NULL, error);
         free(error);
         return -1;
@@ -588,7 +588,7 @@ int vz_linearize(struct vz *v)
     vz_map_free(&l.forced);
     vz_map_free(&v->shapes); /* of instructions that are gone: the driver computes them again */
     v->linearized = true;
-    if (lanes_jit_optimize(v->m, "function(mem2reg)", &error) != 0) {
+    if (lanes_host_run_passes(v->m, "function(mem2reg)", &error) != 0) {
         vz_refuse(v, NULL, error);
         free(error);
         return -1;

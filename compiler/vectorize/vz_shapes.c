@@ -7,7 +7,7 @@
  */
 #include "vz.h"
 
-#include "../specialize.h"
+#include "../ir.h"
 
 #include <string.h>
 

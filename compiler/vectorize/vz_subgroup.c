@@ -7,6 +7,8 @@
  */
 #include "vz.h"
 
+#include "../names.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -27,17 +29,9 @@ static const struct {
 /* The identifier of mangled `name` and what follows it (the parameter types). */
 static bool split_mangled(const char *name, const char **base, size_t *n, const char **params)
 {
-    if (strncmp(name, "_Z", 2) != 0)
+    if (!(*base = lanes_mangled_identifier(name, strlen(name), n)))
         return false;
-    const char *p = name + 2;
-    size_t len = 0;
-    while (*p >= '0' && *p <= '9')
-        len = len * 10 + (size_t)(*p++ - '0');
-    if (len == 0 || strlen(p) < len)
-        return false;
-    *base = p;
-    *n = len;
-    *params = p + len;
+    *params = *base + *n;
     return true;
 }
 
@@ -70,7 +64,5 @@ bool vz_sg_form_name(const char *name, unsigned w, char *out, size_t size)
 
 bool vz_sg_function(const char *name)
 {
-    const char *base, *params;
-    size_t n;
-    return split_mangled(name, &base, &n, &params) && n > 10 && memcmp(base, "sub_group_", 10) == 0;
+    return lanes_name_deferred(name, strlen(name));
 }

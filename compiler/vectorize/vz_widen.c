@@ -14,7 +14,8 @@
  */
 #include "vz.h"
 
-#include "../specialize.h"
+#include "../ir.h"
+#include "../names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

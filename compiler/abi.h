@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The launcher ABI between the compiler and runtime/exec, and what a
+ * specialization of a kernel is for (local size, work_dim, W).
+ *
+ * A launcher runs one whole work-group:
+ *     void launcher(const void *args, const struct lanes_wg *wg);
+ * `args` is the argument block: each kernel argument in its slot at
+ * lanes_kernel_arg.offset (compiler/program.h): by-value arguments as their
+ * bytes, buffers as the host address (NULL allowed), __local arguments as
+ * the byte offset of their region in the work-group's local memory.
+ * Everything is plain data: no argument is marshalled at launch.
+ */
+#ifndef LANES_COMPILER_ABI_H
+#define LANES_COMPILER_ABI_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * What a work-group sees (get_global_id and friends read it). Dimensions at
+ * or above work_dim hold size 1, offset 0 and id 0, as the specification
+ * asks of the built-ins there. Field offsets are part of the ABI: the
+ * compiler reads them with the LANES_WG_* constants below.
+ */
+struct lanes_wg {
+    uint64_t group_id[3];
+    uint64_t local_size[3]; /* of this work-group: smaller for the last, non-uniform ones */
+    uint64_t global_size[3];
+    uint64_t global_offset[3];
+    uint64_t num_groups[3];
+    uint64_t enqueued_local_size[3];
+    char *local_mem; /* this work-group's __local memory: the kernel's variables, then arguments */
+    uint32_t work_dim;
+    /*
+     * Memory for the frames of a work-group's sub-groups when the kernel has
+     * barriers (coroutines): valid until the launcher returns, never freed
+     * one by one. The runtime serves it from a per-worker arena.
+     */
+    void *(*frame_alloc)(uint64_t size);
+    /*
+     * Work-group scratch of LANES_WG_SCRATCH_SIZE bytes (64-byte aligned)
+     * for the built-ins that act for the whole work-group (work_group_reduce
+     * and friends, builtins/workgroup/): work-group-shared like __local
+     * memory, but apart from it, so that a kernel's __local budget and
+     * CL_KERNEL_LOCAL_MEM_SIZE stay its own. The library reaches it through
+     * __lanes_wg_scratch(), which compiler/workitem.c lowers to this field.
+     */
+    void *scratch;
+    /*
+     * The program object's block of program-scope variables
+     * (compiler/globals.h): each variable is at a fixed offset from it. The
+     * code never holds the block's address, so one launcher serves every
+     * program built from the same module, in this process or the next.
+     */
+    char *globals;
+    /*
+     * The command's printf buffer (compiler/printf.h) when the kernel calls
+     * printf, else NULL; the runtime prints its records when the command
+     * completes.
+     */
+    struct lanes_printf_buffer *printf_buffer;
+    /*
+     * What to_local, to_private and get_fence (compiler/generic.c) need to
+     * tell a generic pointer's address space in one flat address space:
+     * the bytes of __local memory at local_mem (the kernel's variables and
+     * arguments), and the top of the part of the thread's stack the
+     * launcher's frames use: the caller's frame address, above which no
+     * work-item's private memory lies (below the stack pointer, none either).
+     */
+    uint64_t local_mem_size;
+    char *stack_top;
+};
+
+enum {
+    LANES_WG_GROUP_ID = 0,
+    LANES_WG_LOCAL_SIZE = 24,
+    LANES_WG_GLOBAL_SIZE = 48,
+    LANES_WG_GLOBAL_OFFSET = 72,
+    LANES_WG_NUM_GROUPS = 96,
+    LANES_WG_ENQUEUED_LOCAL_SIZE = 120,
+    LANES_WG_LOCAL_MEM = 144,
+    LANES_WG_WORK_DIM = 152,
+    LANES_WG_FRAME_ALLOC = 160,
+    LANES_WG_SCRATCH = 168,
+    LANES_WG_GLOBALS = 176,
+    LANES_WG_PRINTF = 184,
+    LANES_WG_LOCAL_MEM_SIZE = 192,
+    LANES_WG_STACK_TOP = 200,
+};
+
+/*
+ * The work-group scratch holds a 64-byte head (a collective's result) and
+ * one 8-byte slot per work-item, for work-groups of up to
+ * LANES_WG_SCRATCH_ITEMS work-items (builtins/workgroup/workgroup.cl).
+ */
+#define LANES_WG_SCRATCH_ITEMS 4096
+#define LANES_WG_SCRATCH_SIZE (64 + 8 * LANES_WG_SCRATCH_ITEMS)
+
+static_assert(offsetof(struct lanes_wg, local_mem) == LANES_WG_LOCAL_MEM, "ABI");
+static_assert(offsetof(struct lanes_wg, work_dim) == LANES_WG_WORK_DIM, "ABI");
+static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "ABI");
+static_assert(offsetof(struct lanes_wg, scratch) == LANES_WG_SCRATCH, "ABI");
+static_assert(offsetof(struct lanes_wg, globals) == LANES_WG_GLOBALS, "ABI");
+static_assert(offsetof(struct lanes_wg, printf_buffer) == LANES_WG_PRINTF, "ABI");
+static_assert(offsetof(struct lanes_wg, local_mem_size) == LANES_WG_LOCAL_MEM_SIZE, "ABI");
+static_assert(offsetof(struct lanes_wg, stack_top) == LANES_WG_STACK_TOP, "ABI");
+
+typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
+
+/* What a specialization is for. */
+struct lanes_specialization {
+    uint64_t local_size[3]; /* the enqueued local size, folded into the code */
+    uint32_t work_dim;
+    /*
+     * W: work-items per sub-group, the runs of W consecutive local linear
+     * ids; only the last sub-group of a work-group may be partial.
+     * compiler/width.c chooses it; 1 runs every work-item alone.
+     */
+    uint32_t width;
+    /*
+     * The local size of the work-groups this launcher runs: the enqueued
+     * one, or smaller in the dimensions where the last work-group of a
+     * non-uniform NDRange is cut (0 stands for the enqueued size). Every
+     * size is a constant of the code, so a sub-group's lanes are known at
+     * compile time to stay in one row or not.
+     */
+    uint64_t group_size[3];
+    /*
+     * True when every global id and offset of the launch fits in 31 bits
+     * (global offset + global size <= INT32_MAX in every dimension): the
+     * ids are then computed in 32 bits without overflow, and a kernel's
+     * `int i = get_global_id(0)` indexes memory contiguously.
+     */
+    uint32_t small_ids;
+};
+
+/* The local size of the work-groups `spec` runs, in dimension d. */
+static inline uint64_t lanes_spec_group_size(const struct lanes_specialization *spec, unsigned d)
+{
+    return spec->group_size[d] ? spec->group_size[d] : spec->local_size[d];
+}
+
+#endif

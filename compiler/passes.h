@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lowering passes lanes_specialize runs on a sub-group function
+ * (compiler/ir.h), each in a file of its own.
+ */
+#ifndef LANES_COMPILER_PASSES_H
+#define LANES_COMPILER_PASSES_H
+
+#include <llvm-c/Types.h>
+#include <stdbool.h>
+
+struct lanes_specialization;
+
+/* Makes every integer division of `fn` safe from x / 0 and INT_MIN / -1 (compiler/division.c). */
+void lanes_make_division_safe(LLVMValueRef fn);
+
+/* Lowers the work-item built-in calls in `sg` (compiler/workitem.c). */
+void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *spec);
+
+/*
+ * Turns the printf calls of `sg` into writes of records into the command's
+ * printf buffer (compiler/printf.c); true when there was one.
+ */
+bool lanes_lower_printf(LLVMValueRef sg);
+
+/* Turns `sg` (returning ptr) into a coroutine that suspends at each barrier (compiler/coroutine.c).
+ */
+void lanes_make_coroutine(LLVMValueRef sg);
+
+/*
+ * Lowers to_global, to_local, to_private and get_fence in `sg` to tests of
+ * the address (compiler/generic.c); `coroutine` when sg already is one.
+ */
+void lanes_lower_generic(LLVMValueRef sg, bool coroutine);
+
+#endif
