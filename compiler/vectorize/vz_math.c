@@ -54,12 +54,12 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 bool vz_math_form(const char *name, unsigned w, char *out, size_t size, unsigned *chunk)
 {
     /*
-     * Not at W = 32: LLVM 19's x86 code generation (-O1 and above, greedy
-     * register allocation; -O0 is right) gives wrong results for some
-     * kernels that call SLEEF's 16-wide code on the halves of <32 x float>
-     * values (remquo twice in a half-full sub-group: kernels-tests/
-     * test_math_int at LANES_WIDTH=32), whatever the callee. Such calls
-     * stay once per lane there.
+     * Not at W = 32, for now: LLVM 19's x86 code generation (-O1 and up;
+     * right at -O0 and with the fast register allocator) computes wrong
+     * results for some W = 32 kernels, e.g. two remquo calls in a half-full
+     * sub-group. With these calls mapped, kernels.test_math_int.w32 finds
+     * it for float; double remquo fails at W = 32 with the calls per lane
+     * too, so the mapping only exposes it (docs/architecture.md, issue 11).
      */
     if (w > 16)
         return false;
