@@ -264,7 +264,6 @@ static int read_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn,
     return k->attributes ? 0 : -1;
 }
 
-/* A kernel is a definition that carries Clang's kernel argument metadata. */
 /* True when `f` calls printf, itself or through the functions it calls (no recursion in OpenCL C).
  */
 static bool calls_printf(LLVMValueRef f, unsigned depth)
