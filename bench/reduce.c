@@ -108,14 +108,14 @@ static void run(const struct bench_target *t, const float *in_host, double expec
     cl_command_queue q = clCreateCommandQueueWithProperties(ctx, t->device, NULL, &err);
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     BENCH_CHECK(clBuildProgram(p, 1, &t->device, "-cl-std=CL3.0", NULL, NULL));
+    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float),
+                               (void *)in_host, &err);
+    BENCH_CHECK(err);
+    /* Room for sub-groups of one work-item; zeros where larger sub-groups write nothing. */
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, GLOBAL * sizeof(float), NULL, &err);
+    BENCH_CHECK(err);
     for (size_t v = 0; v < sizeof kernels / sizeof *kernels; v++) {
         cl_kernel k = clCreateKernel(p, kernels[v], &err);
-        BENCH_CHECK(err);
-        cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof(float),
-                                   (void *)in_host, &err);
-        BENCH_CHECK(err);
-        /* Room for sub-groups of one work-item; zeros where larger sub-groups write nothing. */
-        cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, GLOBAL * sizeof(float), NULL, &err);
         BENCH_CHECK(err);
         float zero = 0.0f;
         BENCH_CHECK(clEnqueueFillBuffer(q, out, &zero, sizeof zero, 0, GLOBAL * sizeof(float), 0,
@@ -153,8 +153,8 @@ static void run(const struct bench_target *t, const float *in_host, double expec
         if (strcmp(t->name, "Lanes") == 0 && v == 0)
             bench_print_not_vectorized(p, t->device, t->name);
         clReleaseKernel(k);
-        clReleaseMemObject(in), clReleaseMemObject(out);
     }
+    clReleaseMemObject(in), clReleaseMemObject(out);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);

@@ -723,11 +723,7 @@ static LLVMValueRef concat(struct vz *v, LLVMValueRef *parts, unsigned count, un
  * host's level (vz_math.c), once per slice of the lanes and per component.
  * Every lane computes: SLEEF's code of one element does not depend on the
  * others (builtins/include/lanes_math.h). Inactive lanes' arguments are
- * frozen, not replaced: selecting a constant there (a first version chose
- * 1.0) made LLVM 19's x86 code generation at -O1 and above return fmod(1, 1)
- * in the active lanes of a half-full sub-group at W = 32, while -O0 was
- * right (kernels-tests/test_math_int.w32 found it). NULL when the call is
- * not one.
+ * frozen (they may be poison). NULL when the call is not one.
  */
 static LLVMValueRef widen_math_call(struct vz *v, LLVMValueRef i, LLVMValueRef f, const char *name)
 {
