@@ -162,3 +162,67 @@ int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error)
     }
     return 0;
 }
+
+/*
+ * The constant bit of a mask shuffle's constant operand `c` at `index`
+ * (poison and undef elements read as false, which they may be).
+ */
+static bool const_bit(LLVMValueRef c, unsigned index)
+{
+    LLVMValueRef e = LLVMGetAggregateElement(c, index);
+    return e && LLVMIsAConstantInt(e) && LLVMConstIntGetZExtValue(e) != 0;
+}
+
+/*
+ * Rewrites `s`, a shuffle of <N x i1> whose every lane is either the same
+ * lane of a variable operand or a constant, as (x & keep) | set. Returns
+ * false when `s` is of another form.
+ */
+static bool rewrite_mask_shuffle(LLVMBuilderRef b, LLVMValueRef s)
+{
+    LLVMTypeRef t = LLVMTypeOf(s);
+    LLVMValueRef ops[2] = {LLVMGetOperand(s, 0), LLVMGetOperand(s, 1)};
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind ||
+        LLVMGetTypeKind(LLVMGetElementType(t)) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(LLVMGetElementType(t)) != 1 || LLVMTypeOf(ops[0]) != t)
+        return false;
+    unsigned n = LLVMGetVectorSize(t);
+    for (unsigned var = 0; var < 2; var++) {
+        LLVMValueRef x = ops[var], c = ops[1 - var];
+        if (LLVMIsConstant(x) || !LLVMIsConstant(c))
+            continue;
+        LLVMValueRef keep[n], set[n];
+        LLVMTypeRef i1 = LLVMGetElementType(t);
+        bool ok = true;
+        for (unsigned i = 0; i < n && ok; i++) {
+            int m = LLVMGetMaskValue(s, i);
+            bool from_x = m >= 0 && (unsigned)m == i + var * n;
+            bool from_c = m < 0 || (unsigned)m / n == 1 - var;
+            ok = from_x || from_c;
+            keep[i] = LLVMConstInt(i1, from_x, 0);
+            set[i] = LLVMConstInt(i1, !from_x && m >= 0 && const_bit(c, (unsigned)m % n), 0);
+        }
+        if (!ok)
+            continue;
+        LLVMPositionBuilderBefore(b, s);
+        LLVMValueRef r = LLVMBuildAnd(b, x, LLVMConstVector(keep, n), "");
+        r = LLVMBuildOr(b, r, LLVMConstVector(set, n), "");
+        LLVMReplaceAllUsesWith(s, r);
+        LLVMInstructionEraseFromParent(s);
+        return true;
+    }
+    return false;
+}
+
+void lanes_host_avoid_codegen_bugs(LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                if (LLVMGetInstructionOpcode(i) == LLVMShuffleVector)
+                    rewrite_mask_shuffle(b, i);
+            }
+    LLVMDisposeBuilder(b);
+}

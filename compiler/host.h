@@ -53,4 +53,16 @@ void lanes_host_set_attributes(LLVMModuleRef m);
  */
 int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error);
 
+/*
+ * Rewrites, after the last optimization, IR that LLVM 19's x86 code
+ * generation is known to compile wrongly into an equivalent form it does
+ * not. One case so far: a shuffle of a <32 x i1> lane mask whose other
+ * lanes are constant (InstCombine's form of `mask & <16 x true, 16 x
+ * false>`, the partial sub-group's entry mask at W = 32 with 16 work-items)
+ * becomes a zero-extension of the low half (`kmovw %k, %k`), which the
+ * register coalescer deletes as a copy: the high lanes stay on, and masked
+ * stores write past the work-group. As (x & keep) | set it compiles right.
+ */
+void lanes_host_avoid_codegen_bugs(LLVMModuleRef m);
+
 #endif

@@ -308,6 +308,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
     }
+    lanes_host_avoid_codegen_bugs(m);
     const char *dump = getenv("LANES_DUMP");
     if (dump && strstr(dump, "final")) {
         char *text = LLVMPrintModuleToString(m);

@@ -71,9 +71,17 @@ static LLVMValueRef local_id_as(struct lowering *l, unsigned d, LLVMTypeRef t)
     return LLVMBuildUDiv(l->b, lin, LLVMConstInt(t, gx * gy, 0), "");
 }
 
+/*
+ * A local id fits in 31 bits (the largest work-group is far smaller), so it
+ * is computed in 32 bits with no overflow and widened: `(int)get_local_id(0)`
+ * then keeps its no-wrap flags and stays a contiguous index for the
+ * vectorizer.
+ */
 static LLVMValueRef local_id(struct lowering *l, unsigned d)
 {
-    return local_id_as(l, d, l->i64);
+    LLVMValueRef wide = LLVMBuildZExt(l->b, local_id_as(l, d, l->i32), l->i64, "");
+    LLVMSetNNeg(wide, 1);
+    return wide;
 }
 
 /*

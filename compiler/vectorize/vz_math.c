@@ -54,12 +54,11 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 bool vz_math_form(const char *name, unsigned w, char *out, size_t size, unsigned *chunk)
 {
     /*
-     * Not at W = 32, for now: LLVM 19's x86 code generation (-O1 and up;
-     * right at -O0 and with the fast register allocator) computes wrong
-     * results for some W = 32 kernels, e.g. two remquo calls in a half-full
-     * sub-group. With these calls mapped, kernels.test_math_int.w32 finds
-     * it for float; double remquo fails at W = 32 with the calls per lane
-     * too, so the mapping only exposes it (docs/architecture.md, issue 11).
+     * Not at W = 32, for now: with these calls mapped, a W = 32 kernel in
+     * masked code (a partial sub-group) can keep LLVM 19's instruction
+     * selection busy for minutes, even at -O0 (the DAG combiner in
+     * computeKnownBits and SimplifyDemandedBits; e.g. one double remquo with
+     * 16 of 32 lanes active). The calls stay per lane there.
      */
     if (w > 16)
         return false;

@@ -3,12 +3,30 @@
  * Builds an OpenCL C file and runs its first kernel once on zero-filled
  * buffers (every pointer argument 1 MiB, every other argument zero), so
  * that what LANES_DUMP prints of its compilation can be checked by
- * FileCheck: golden_run <file.cl> <global size> <local size>.
+ * FileCheck: golden_run <file.cl> <global size> <local size>, each size one
+ * number per dimension separated by commas ("256,256").
  */
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Reads "a[,b[,c]]" into size[]; returns the number of dimensions (0 if malformed). */
+static cl_uint parse_size(const char *s, size_t size[3])
+{
+    cl_uint dims = 0;
+    for (;;) {
+        char *end;
+        size[dims++] = strtoul(s, &end, 10);
+        if (end == s)
+            return 0;
+        if (!*end)
+            return dims;
+        if (*end != ',' || dims == 3)
+            return 0;
+        s = end + 1;
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -26,7 +44,12 @@ int main(int argc, char **argv)
         return 2;
     }
     src[n] = 0;
-    size_t global = strtoul(argv[2], NULL, 10), local = strtoul(argv[3], NULL, 10);
+    size_t global[3], local[3];
+    cl_uint dims = parse_size(argv[2], global);
+    if (!dims || parse_size(argv[3], local) != dims) {
+        fprintf(stderr, "golden_run: sizes must be 1 to 3 numbers, as many for both\n");
+        return 2;
+    }
     cl_platform_id platform;
     cl_device_id dev;
     cl_int err = clGetPlatformIDs(1, &platform, NULL);
@@ -61,7 +84,7 @@ int main(int argc, char **argv)
         }
     }
     if (!err)
-        err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+        err = clEnqueueNDRangeKernel(q, k, dims, NULL, global, local, 0, NULL, NULL);
     if (!err)
         err = clFinish(q);
     if (err) {
