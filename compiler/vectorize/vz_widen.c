@@ -521,6 +521,121 @@ static unsigned alignment(LLVMValueRef i)
     return a ? a : 1;
 }
 
+/* Elements [first, first + n) of vector x. */
+static LLVMValueRef slice(struct vz *v, LLVMValueRef x, unsigned first, unsigned n)
+{
+    LLVMValueRef idx[n];
+    for (unsigned k = 0; k < n; k++)
+        idx[k] = LLVMConstInt(v->i32, first + k, 0);
+    return LLVMBuildShuffleVector(v->b, x, LLVMGetPoison(LLVMTypeOf(x)), LLVMConstVector(idx, n),
+                                  "");
+}
+
+/* The vectors parts[0, count), each of n elements, end to end (count a power of two). */
+static LLVMValueRef concat(struct vz *v, LLVMValueRef *parts, unsigned count, unsigned n)
+{
+    for (; count > 1; count /= 2, n *= 2)
+        for (unsigned k = 0; k < count / 2; k++) {
+            LLVMValueRef idx[2 * n];
+            for (unsigned e = 0; e < 2 * n; e++)
+                idx[e] = LLVMConstInt(v->i32, e, 0);
+            parts[k] = LLVMBuildShuffleVector(v->b, parts[2 * k], parts[2 * k + 1],
+                                              LLVMConstVector(idx, 2 * n), "");
+        }
+    return parts[0];
+}
+
+/*
+ * An OpenCL vector type whose lanes lie end to end in memory: each lane's
+ * <n x e> right after the previous lane's, with no padding (float4 at a
+ * stride of 16 bytes; not float3, whose 12 bytes sit in 16). Its W values
+ * are then one block of W * n elements: one wide access and shuffles
+ * between "array of structures" and the components' vectors.
+ */
+static bool interleaved(struct vz *v, LLVMTypeRef t, struct vz_shape a)
+{
+    if (a.kind != VZ_CONTIGUOUS || LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+        return false;
+    LLVMTypeRef e = LLVMGetElementType(t);
+    return plain_scalar(v, e) && a.stride > 0 &&
+           (unsigned long long)a.stride == LLVMStoreSizeOfType(v->td, t) &&
+           LLVMStoreSizeOfType(v->td, t) == LLVMGetVectorSize(t) * LLVMStoreSizeOfType(v->td, e);
+}
+
+/* Each lane's bit of m repeated n times, for an interleaved access of n elements per lane. */
+static LLVMValueRef repeat_mask(struct vz *v, LLVMValueRef m, unsigned n)
+{
+    unsigned total = v->w * n;
+    LLVMValueRef *idx = malloc(total * sizeof *idx);
+    for (unsigned k = 0; k < total; k++)
+        idx[k] = LLVMConstInt(v->i32, k / n, 0);
+    LLVMValueRef r = LLVMBuildShuffleVector(v->b, m, LLVMGetPoison(LLVMTypeOf(m)),
+                                            LLVMConstVector(idx, total), "");
+    free(idx);
+    return r;
+}
+
+/* The interleaved load of vector type t at p: one wide load, each component picked out. */
+static LLVMValueRef load_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef p, unsigned align,
+                                     LLVMValueRef m)
+{
+    unsigned n = LLVMGetVectorSize(t), total = v->w * n;
+    LLVMTypeRef wide = LLVMVectorType(LLVMGetElementType(t), total);
+    LLVMValueRef all;
+    if (!m) {
+        all = LLVMBuildLoad2(v->b, wide, p, "");
+        LLVMSetAlignment(all, align);
+    } else {
+        LLVMTypeRef over[2] = {wide, LLVMTypeOf(p)};
+        LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, align, 0), repeat_mask(v, m, n),
+                                LLVMGetPoison(wide)};
+        all = intrinsic(v, "llvm.masked.load", over, 2, args, 4);
+    }
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
+    LLVMValueRef idx[v->w];
+    for (unsigned c = 0; c < n; c++) {
+        for (unsigned l = 0; l < v->w; l++)
+            idx[l] = LLVMConstInt(v->i32, l * n + c, 0);
+        LLVMValueRef x =
+            LLVMBuildShuffleVector(v->b, all, LLVMGetPoison(wide), LLVMConstVector(idx, v->w), "");
+        r = LLVMBuildInsertValue(v->b, r, x, c, "");
+    }
+    return r;
+}
+
+/*
+ * The interleaved store of `val` (the vector form of vector type t) at p:
+ * the components woven into one wide vector, stored at once.
+ */
+static void store_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef val, LLVMValueRef p,
+                              unsigned align, LLVMValueRef m)
+{
+    unsigned n = LLVMGetVectorSize(t), total = v->w * n;
+    /* Components end to end (concat wants a power-of-two count: pad with poison). */
+    unsigned count = 1;
+    while (count < n)
+        count *= 2;
+    LLVMValueRef parts[count];
+    for (unsigned c = 0; c < count; c++)
+        parts[c] = c < n ? LLVMBuildExtractValue(v->b, val, c, "")
+                         : LLVMGetPoison(LLVMVectorType(LLVMGetElementType(t), v->w));
+    LLVMValueRef comps = concat(v, parts, count, v->w);
+    LLVMValueRef *idx = malloc(total * sizeof *idx);
+    for (unsigned k = 0; k < total; k++)
+        idx[k] = LLVMConstInt(v->i32, (k % n) * v->w + k / n, 0);
+    LLVMValueRef all = LLVMBuildShuffleVector(v->b, comps, LLVMGetPoison(LLVMTypeOf(comps)),
+                                              LLVMConstVector(idx, total), "");
+    free(idx);
+    if (!m) {
+        LLVMValueRef st = LLVMBuildStore(v->b, all, p);
+        LLVMSetAlignment(st, align);
+        return;
+    }
+    LLVMTypeRef over[2] = {LLVMTypeOf(all), LLVMTypeOf(p)};
+    LLVMValueRef args[4] = {all, p, LLVMConstInt(v->i32, align, 0), repeat_mask(v, m, n)};
+    intrinsic(v, "llvm.masked.store", over, 2, args, 4);
+}
+
 /* A load of a uniform, contiguous or varying address. */
 static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
 {
@@ -556,6 +671,8 @@ static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
         LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, alignment(i), 0), m, LLVMGetPoison(vt)};
         return intrinsic(v, "llvm.masked.load", over, 2, args, 4);
     }
+    if (interleaved(v, t, a))
+        return load_interleaved(v, t, scalar(v, addr), alignment(i), m);
     if (LLVMGetTypeKind(t) == LLVMStructTypeKind)
         return per_lane(v, i, true);
     return gather_any(v, t, vector(v, addr), alignment(i), m);
@@ -616,6 +733,10 @@ static void widen_store(struct vz *v, LLVMValueRef i)
         LLVMTypeRef over[2] = {LLVMTypeOf(x), LLVMTypeOf(p)};
         LLVMValueRef args[4] = {x, p, LLVMConstInt(v->i32, alignment(i), 0), m};
         intrinsic(v, "llvm.masked.store", over, 2, args, 4);
+        return;
+    }
+    if (interleaved(v, t, a)) {
+        store_interleaved(v, t, vector(v, val), scalar(v, addr), alignment(i), m);
         return;
     }
     if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
@@ -691,30 +812,6 @@ static bool other_operands_uniform(struct vz *v, LLVMValueRef i)
             return false;
     }
     return true;
-}
-
-/* Elements [first, first + n) of vector x. */
-static LLVMValueRef slice(struct vz *v, LLVMValueRef x, unsigned first, unsigned n)
-{
-    LLVMValueRef idx[n];
-    for (unsigned k = 0; k < n; k++)
-        idx[k] = LLVMConstInt(v->i32, first + k, 0);
-    return LLVMBuildShuffleVector(v->b, x, LLVMGetPoison(LLVMTypeOf(x)), LLVMConstVector(idx, n),
-                                  "");
-}
-
-/* The vectors parts[0, count), each of n elements, end to end (count a power of two). */
-static LLVMValueRef concat(struct vz *v, LLVMValueRef *parts, unsigned count, unsigned n)
-{
-    for (; count > 1; count /= 2, n *= 2)
-        for (unsigned k = 0; k < count / 2; k++) {
-            LLVMValueRef idx[2 * n];
-            for (unsigned e = 0; e < 2 * n; e++)
-                idx[e] = LLVMConstInt(v->i32, e, 0);
-            parts[k] = LLVMBuildShuffleVector(v->b, parts[2 * k], parts[2 * k + 1],
-                                              LLVMConstVector(idx, 2 * n), "");
-        }
-    return parts[0];
 }
 
 /*
