@@ -210,11 +210,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
                 "the kernel and the queue belong to different contexts");
     pthread_mutex_lock(&kernel->lock);
-    bool all_set = true;
-    for (size_t i = 0; i < kernel->info->num_args; i++)
-        all_set &= kernel->argv[i].set;
+    bool all_set = true, all_live = true;
+    for (size_t i = 0; i < kernel->info->num_args; i++) {
+        const struct lanes_kernel_argval *v = &kernel->argv[i];
+        all_set &= v->set;
+        /* clSetKernelArg takes no reference: the buffer may have been released since. */
+        all_live &= !v->mem || lanes_mem_valid(v->mem);
+    }
     pthread_mutex_unlock(&kernel->lock);
     LANES_CHECK(all_set, CL_INVALID_KERNEL_ARGS, "an argument has not been set");
+    LANES_CHECK(all_live, CL_INVALID_KERNEL_ARGS, "a buffer argument has been released");
     size_t local[3];
     cl_int err =
         check_shape(kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);

@@ -21,11 +21,10 @@ static cl_program program_new(cl_context context)
 {
     cl_program p = calloc(1, sizeof *p);
     char *options = strdup(""), *log = strdup("");
-    if (!p || !options || !log) {
+    if (!p || !options || !log || !lanes_object_init(&p->obj, LANES_KIND_PROGRAM)) {
         free(p), free(options), free(log);
         return NULL;
     }
-    lanes_object_init(&p->obj, LANES_MAGIC_PROGRAM);
     lanes_context_retain(context);
     p->context = context;
     pthread_mutex_init(&p->lock, NULL);
