@@ -7,6 +7,9 @@
  */
 #include "kernel_fixture.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -168,6 +171,47 @@ static void device_and_program_lists(void **state)
     clReleaseProgram(live);
 }
 
+static atomic_bool churning;
+
+/* Creates and releases user events until told to stop: the registry grows and is rebuilt. */
+static void *churn(void *arg)
+{
+    (void)arg;
+    cl_event batch[256];
+    while (atomic_load(&churning)) {
+        for (int i = 0; i < 256; i++)
+            batch[i] = clCreateUserEvent(ctx, NULL);
+        for (int i = 0; i < 256; i++)
+            clReleaseEvent(batch[i]);
+    }
+    return NULL;
+}
+
+static void live_handles_stay_valid_under_churn(void **state)
+{
+    (void)state;
+    cl_mem m = buffer(64, NULL);
+    cl_event e = clCreateUserEvent(ctx, NULL);
+    pthread_t t[2];
+    atomic_store(&churning, true);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, churn, NULL), 0);
+    size_t size;
+    cl_int status;
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        bad += clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS;
+        bad += clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+               CL_SUCCESS;
+    }
+    atomic_store(&churning, false);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    assert_int_equal(bad, 0);
+    clReleaseEvent(e);
+    clReleaseMemObject(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +219,7 @@ int main(void)
         cmocka_unit_test(kernel_arguments),
         cmocka_unit_test(memory_object_lists),
         cmocka_unit_test(device_and_program_lists),
+        cmocka_unit_test(live_handles_stay_valid_under_churn),
     };
     return cmocka_run_group_tests(tests, handles_setup, handles_teardown);
 }
