@@ -9,6 +9,7 @@
 
 #include "builtins.h"
 #include "cache.h"
+#include "calls.h"
 #include "globals.h"
 #include "host.h"
 #include "names.h"
@@ -264,27 +265,8 @@ static int read_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef fn,
     return k->attributes ? 0 : -1;
 }
 
-/* True when `f` calls printf, itself or through the functions it calls (no recursion in OpenCL C).
- */
-static bool calls_printf(LLVMValueRef f, unsigned depth)
-{
-    if (depth > 64)
-        return false;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-            if (!callee || !LLVMIsAFunction(callee))
-                continue;
-            size_t len;
-            const char *name = LLVMGetValueName2(callee, &len);
-            if (lanes_name_lookup(name, len) == LANES_NAME_PRINTF ||
-                (!LLVMIsDeclaration(callee) && calls_printf(callee, depth + 1)))
-                return true;
-        }
-    return false;
-}
-
-static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
+static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm,
+                        const struct lanes_calls *calls)
 {
     LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
     size_t n = 0;
@@ -297,7 +279,7 @@ static int read_kernels(LLVMModuleRef m, struct lanes_program_module *pm)
         if (!LLVMIsDeclaration(f) && function_md(f, "kernel_arg_addr_space")) {
             struct lanes_kernel_info *k = &pm->kernels[pm->num_kernels++];
             rc = read_kernel(m, td, f, k);
-            k->uses_printf = calls_printf(f, 0);
+            k->uses_printf = lanes_calls_reach_printf(calls, f);
         }
     LLVMDisposeTargetData(td);
     return rc;
@@ -419,7 +401,21 @@ static int read_globals(LLVMModuleRef m, struct lanes_program_module *pm, bool e
 static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
                          char **log)
 {
-    if (read_kernels(m, pm) != 0) {
+    /* OpenCL C has no recursion: a cycle of calls fails the build, naming its functions. */
+    struct lanes_calls *calls = lanes_calls_of(m);
+    if (!calls) {
+        append_log(log, "lanes: out of host memory reading the calls\n");
+        return -1;
+    }
+    const char *recursion = lanes_calls_recursion(calls);
+    if (recursion) {
+        append_log(log, recursion);
+        lanes_calls_free(calls);
+        return -1;
+    }
+    int rc = read_kernels(m, pm, calls);
+    lanes_calls_free(calls);
+    if (rc != 0) {
         append_log(log, "lanes: cannot read the kernels' argument metadata\n");
         return -1;
     }
@@ -622,7 +618,11 @@ struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitco
         LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, size, "program", 0);
     LLVMModuleRef m = NULL;
     char *log = NULL;
-    int rc = LLVMParseBitcodeInContext2(ctx, buf, &m) ? -1 : read_kernels(m, pm);
+    int rc = LLVMParseBitcodeInContext2(ctx, buf, &m) ? -1 : 0;
+    struct lanes_calls *calls = rc == 0 ? lanes_calls_of(m) : NULL;
+    if (rc == 0)
+        rc = calls && !lanes_calls_recursion(calls) ? read_kernels(m, pm, calls) : -1;
+    lanes_calls_free(calls);
     if (rc == 0)
         rc = read_globals(m, pm, false, &log);
     free(log);

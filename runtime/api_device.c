@@ -444,7 +444,9 @@ static cl_int partition(cl_device_id d, const cl_device_partition_property *prop
         p->type[0] = props[0];
         /* Nothing past CL_DEVICE_PARTITION_BY_COUNTS_LIST_END is read. */
         for (; props[1 + n] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; n++) {
-            if (props[1 + n] < 0 || n + 1 > d->compute_units)
+            /* Read as a cl_uint only once known to fit in one. */
+            if (props[1 + n] < 0 || (cl_ulong)props[1 + n] > d->compute_units ||
+                n + 1 > d->compute_units)
                 return CL_INVALID_DEVICE_PARTITION_COUNT;
             p->units[n] = (cl_uint)props[1 + n];
             p->type[1 + n] = props[1 + n];

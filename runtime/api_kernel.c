@@ -16,7 +16,7 @@
 
 bool lanes_kernel_valid(cl_kernel k)
 {
-    return lanes_object_is(k, LANES_MAGIC_KERNEL);
+    return lanes_object_is(k, LANES_KIND_KERNEL);
 }
 
 /* A new kernel object for `info` with no argument set; takes a reference to the program. */
@@ -27,11 +27,10 @@ static cl_kernel kernel_new(cl_program program, const struct lanes_kernel_info *
         return NULL;
     k->block = calloc(1, info->args_size ? info->args_size : 1);
     k->argv = calloc(info->num_args ? info->num_args : 1, sizeof *k->argv);
-    if (!k->block || !k->argv) {
+    if (!k->block || !k->argv || !lanes_object_init(&k->obj, LANES_KIND_KERNEL)) {
         free(k->block), free(k->argv), free(k);
         return NULL;
     }
-    lanes_object_init(&k->obj, LANES_MAGIC_KERNEL);
     pthread_mutex_init(&k->lock, NULL);
     k->program = program;
     k->info = info;

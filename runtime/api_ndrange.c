@@ -64,6 +64,11 @@ static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, c
     const struct lanes_kernel_info *info = k->info;
     LANES_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION,
                 "work_dim is not 1, 2 or 3");
+    /* Every work-item has a linear global id: the whole range must fit in a size_t. */
+    size_t items = 1;
+    for (cl_uint d = 0; global && d < work_dim; d++)
+        LANES_CHECK(!__builtin_mul_overflow(items, global[d], &items), CL_INVALID_GLOBAL_WORK_SIZE,
+                    "the global size's work-items overflow size_t");
     for (cl_uint d = 0; global && offset && d < work_dim; d++)
         LANES_CHECK(global[d] <= SIZE_MAX - offset[d], CL_INVALID_GLOBAL_OFFSET,
                     "global size plus offset overflows size_t");
@@ -128,7 +133,10 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
         } else if (a->kind == LANES_ARG_LOCAL) {
             uint64_t at = local_bytes;
             memcpy(nd->args + a->offset, &at, sizeof at);
-            local_bytes = round_up(local_bytes + v->local_size, LOCAL_ALIGN);
+            /* Each is at most CL_DEVICE_LOCAL_MEM_SIZE, but a kernel may have many. */
+            if (__builtin_add_overflow(local_bytes, v->local_size + LOCAL_ALIGN - 1, &local_bytes))
+                *err = CL_OUT_OF_RESOURCES;
+            local_bytes = local_bytes / LOCAL_ALIGN * LOCAL_ALIGN;
         }
     }
     pthread_mutex_unlock(&k->lock);
@@ -145,7 +153,9 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
         nd->wg.global_size[d] = d < work_dim ? global[d] : 1;
         nd->wg.global_offset[d] = d < work_dim && offset ? offset[d] : 0;
         nd->wg.enqueued_local_size[d] = local[d];
-        nd->wg.num_groups[d] = (nd->wg.global_size[d] + local[d] - 1) / local[d];
+        /* Rounded up without overflowing when the global size is near SIZE_MAX. */
+        nd->wg.num_groups[d] =
+            nd->wg.global_size[d] / local[d] + (nd->wg.global_size[d] % local[d] != 0);
         nd->num_groups *= nd->wg.num_groups[d];
     }
     return nd;
@@ -210,11 +220,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
                 "the kernel and the queue belong to different contexts");
     pthread_mutex_lock(&kernel->lock);
-    bool all_set = true;
-    for (size_t i = 0; i < kernel->info->num_args; i++)
-        all_set &= kernel->argv[i].set;
+    bool all_set = true, all_live = true;
+    for (size_t i = 0; i < kernel->info->num_args; i++) {
+        const struct lanes_kernel_argval *v = &kernel->argv[i];
+        all_set &= v->set;
+        /* clSetKernelArg takes no reference: the buffer may have been released since. */
+        all_live &= !v->mem || lanes_mem_valid(v->mem);
+    }
     pthread_mutex_unlock(&kernel->lock);
     LANES_CHECK(all_set, CL_INVALID_KERNEL_ARGS, "an argument has not been set");
+    LANES_CHECK(all_live, CL_INVALID_KERNEL_ARGS, "a buffer argument has been released");
     size_t local[3];
     cl_int err =
         check_shape(kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);

@@ -21,11 +21,10 @@ static cl_program program_new(cl_context context)
 {
     cl_program p = calloc(1, sizeof *p);
     char *options = strdup(""), *log = strdup("");
-    if (!p || !options || !log) {
+    if (!p || !options || !log || !lanes_object_init(&p->obj, LANES_KIND_PROGRAM)) {
         free(p), free(options), free(log);
         return NULL;
     }
-    lanes_object_init(&p->obj, LANES_MAGIC_PROGRAM);
     lanes_context_retain(context);
     p->context = context;
     pthread_mutex_init(&p->lock, NULL);
@@ -47,7 +46,9 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context
     size_t total = 0;
     for (cl_uint i = 0; i < count; i++) {
         LANES_CHECK_OBJ(strings[i], CL_INVALID_VALUE, errcode_ret, "a string is NULL");
-        total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+        size_t n = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+        LANES_CHECK_OBJ(!__builtin_add_overflow(total, n, &total) && total < SIZE_MAX,
+                        CL_OUT_OF_HOST_MEMORY, errcode_ret, "the lengths overflow size_t");
     }
     char *source = malloc(total + 1);
     cl_program p = source ? program_new(context) : NULL;

@@ -155,7 +155,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queu
     CHECK_OK(lanes_check_wait_list(q->context, num_events_in_wait_list, event_wait_list));
     LANES_CHECK(dst_ptr && src_ptr, CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL");
     uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
-    LANES_CHECK(!size || d >= s + size || s >= d + size, CL_MEM_COPY_OVERLAP,
+    /* Distances, not ends: an end past the address space would wrap around. */
+    LANES_CHECK(!size || (d >= s ? d - s : s - d) >= size, CL_MEM_COPY_OVERLAP,
                 "the source and destination regions overlap");
     cl_event cmd = lanes_command_create(q, CL_COMMAND_SVM_MEMCPY, lanes_transfer_copy);
     LANES_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "allocating the command");

@@ -9,7 +9,7 @@
 
 bool lanes_context_valid(cl_context c)
 {
-    return lanes_object_is(c, LANES_MAGIC_CONTEXT);
+    return lanes_object_is(c, LANES_KIND_CONTEXT);
 }
 
 bool lanes_context_has_device(cl_context c, cl_device_id d)
@@ -30,13 +30,13 @@ cl_context lanes_context_create(const cl_context_properties *properties, size_t 
         return NULL;
     c->devices = malloc(num_devices * sizeof *c->devices);
     c->properties = num_properties ? malloc(num_properties * sizeof *c->properties) : NULL;
-    if (!c->devices || (num_properties && !c->properties)) {
+    if (!c->devices || (num_properties && !c->properties) ||
+        !lanes_object_init(&c->obj, LANES_KIND_CONTEXT)) {
         free(c->devices);
         free(c->properties);
         free(c);
         return NULL;
     }
-    lanes_object_init(&c->obj, LANES_MAGIC_CONTEXT);
     /* Devices named twice count once. */
     for (cl_uint i = 0; i < num_devices; i++)
         if (!lanes_context_has_device(c, devices[i]))

@@ -121,7 +121,7 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     const struct lanes_machine *m = lanes_machine();
     const struct lanes_host *h = lanes_host();
 
-    lanes_object_init(&dev->obj, LANES_MAGIC_DEVICE);
+    lanes_object_init_static(&dev->obj, LANES_KIND_DEVICE);
     dev->platform = platform;
     dev->parent = NULL;
     snprintf(dev->name, sizeof dev->name, "%s", m->cpu_model);
@@ -180,7 +180,11 @@ cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,
     }
     /* Everything but the compute units is the parent's: one CPU, one ISA. */
     *d = *parent;
-    lanes_object_init(&d->obj, LANES_MAGIC_DEVICE);
+    if (!lanes_object_init(&d->obj, LANES_KIND_DEVICE)) {
+        free(d);
+        free(type);
+        return NULL;
+    }
     d->parent = parent;
     d->compute_units = compute_units;
     /* A share by count runs on any `compute_units` of the parent's workers. */
@@ -208,5 +212,6 @@ void lanes_device_release(cl_device_id d)
 
 bool lanes_device_valid(cl_device_id d)
 {
-    return lanes_object_is(d, LANES_MAGIC_DEVICE);
+    /* The root device lives as long as the process and is not recorded. */
+    return d && (d == lanes_platform()->device || lanes_object_is(d, LANES_KIND_DEVICE));
 }

@@ -11,7 +11,7 @@
 
 bool lanes_event_valid(cl_event e)
 {
-    return lanes_object_is(e, LANES_MAGIC_EVENT);
+    return lanes_object_is(e, LANES_KIND_EVENT);
 }
 
 cl_event lanes_event_alloc(cl_context context, cl_command_queue queue, cl_command_type type,
@@ -20,7 +20,10 @@ cl_event lanes_event_alloc(cl_context context, cl_command_queue queue, cl_comman
     cl_event e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    lanes_object_init(&e->obj, LANES_MAGIC_EVENT);
+    if (!lanes_object_init(&e->obj, LANES_KIND_EVENT)) {
+        free(e);
+        return NULL;
+    }
     atomic_init(&e->keep, 1);
     e->context = context;
     lanes_context_retain(context);
@@ -62,7 +65,7 @@ void lanes_event_unkeep(cl_event e)
     pthread_mutex_destroy(&e->lock);
     cl_command_queue q = e->queue;
     cl_context c = e->context;
-    e->obj.magic = LANES_MAGIC_DEAD;
+    lanes_object_discard(&e->obj); /* in case its last reference was never dropped */
     free(e);
     if (q)
         lanes_queue_unkeep(q);

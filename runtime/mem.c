@@ -9,7 +9,7 @@
 
 bool lanes_mem_valid(cl_mem m)
 {
-    return lanes_object_is(m, LANES_MAGIC_MEM);
+    return lanes_object_is(m, LANES_KIND_MEM);
 }
 
 bool lanes_mem_is_buffer(cl_mem m)
@@ -22,7 +22,10 @@ static cl_mem mem_alloc(cl_context context, cl_mem_flags flags, size_t size)
     cl_mem m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
-    lanes_object_init(&m->obj, LANES_MAGIC_MEM);
+    if (!lanes_object_init(&m->obj, LANES_KIND_MEM)) {
+        free(m);
+        return NULL;
+    }
     atomic_init(&m->keep, 1);
     m->context = context;
     m->type = CL_MEM_OBJECT_BUFFER;
@@ -44,6 +47,7 @@ cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, 
         m->props = malloc(num_props * sizeof *m->props);
         if (!m->props) {
             pthread_mutex_destroy(&m->lock);
+            lanes_object_discard(&m->obj);
             free(m);
             *err = CL_OUT_OF_HOST_MEMORY;
             return NULL;
@@ -61,6 +65,7 @@ cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, 
         if (!m->alloc) {
             free(m->props);
             pthread_mutex_destroy(&m->lock);
+            lanes_object_discard(&m->obj);
             free(m);
             *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
             return NULL;
@@ -103,7 +108,7 @@ void lanes_mem_unkeep(cl_mem m)
      * No application reference and no command is left. The callbacks run
      * newest first, with no lock held, before the storage goes away.
      */
-    m->obj.magic = LANES_MAGIC_DEAD;
+    lanes_object_discard(&m->obj); /* in case its last reference was never dropped */
     for (struct lanes_mem_destructor_cb *cb = m->destructors, *next; cb; cb = next) {
         next = cb->next;
         cb->fn(m, cb->user_data);

@@ -3,25 +3,14 @@
 #ifndef LANES_RUNTIME_OBJECT_H
 #define LANES_RUNTIME_OBJECT_H
 
+#include "registry.h"
+
 #include <CL/cl_icd.h>
 #include <assert.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* Tags that tell one kind of object from another (and from freed memory). */
-enum lanes_magic {
-    LANES_MAGIC_PLATFORM = 0x4c504c54u, /* 'LPLT' */
-    LANES_MAGIC_DEVICE = 0x4c444556u,   /* 'LDEV' */
-    LANES_MAGIC_CONTEXT = 0x4c435458u,  /* 'LCTX' */
-    LANES_MAGIC_PROGRAM = 0x4c505247u,  /* 'LPRG' */
-    LANES_MAGIC_KERNEL = 0x4c4b524eu,   /* 'LKRN' */
-    LANES_MAGIC_QUEUE = 0x4c515545u,    /* 'LQUE' */
-    LANES_MAGIC_EVENT = 0x4c45564eu,    /* 'LEVN' */
-    LANES_MAGIC_MEM = 0x4c4d454du,      /* 'LMEM' */
-    LANES_MAGIC_DEAD = 0xdeadbeefu,
-};
 
 /*
  * The ICD loader reads the dispatch pointer at offset 0 of every handle, so
@@ -30,7 +19,7 @@ enum lanes_magic {
  */
 struct lanes_object {
     const cl_icd_dispatch *dispatch;
-    uint32_t magic;
+    enum lanes_kind kind;
     atomic_uint refs;
 };
 
@@ -40,18 +29,37 @@ struct lanes_object {
 /* The table every handle this driver returns points to (icd/dispatch.c). */
 extern const cl_icd_dispatch lanes_dispatch;
 
-/* Fills in the header of a new object with one reference. */
-static inline void lanes_object_init(struct lanes_object *o, enum lanes_magic m)
+/*
+ * Fills in the header of a new object with one reference and records it
+ * as live; false when out of memory (the object is then not recorded).
+ */
+__attribute__((warn_unused_result)) static inline bool lanes_object_init(struct lanes_object *o,
+                                                                         enum lanes_kind k)
 {
     o->dispatch = &lanes_dispatch;
-    o->magic = m;
+    o->kind = k;
+    atomic_init(&o->refs, 1);
+    return lanes_registry_add(o, k);
+}
+
+/* Fills in the header of an object that lives as long as the process, which is not recorded. */
+static inline void lanes_object_init_static(struct lanes_object *o, enum lanes_kind k)
+{
+    o->dispatch = &lanes_dispatch;
+    o->kind = k;
     atomic_init(&o->refs, 1);
 }
 
-/* True when `o` is a live object of kind `m`. */
-static inline bool lanes_object_is(const void *o, enum lanes_magic m)
+/* Forgets an object whose lanes_object_init succeeded but which is freed unreleased. */
+static inline void lanes_object_discard(struct lanes_object *o)
 {
-    return o != NULL && ((const struct lanes_object *)o)->magic == m;
+    lanes_registry_remove(o, o->kind);
+}
+
+/* True when `o` is a live object of kind `k`: looked up, never read through. */
+static inline bool lanes_object_is(const void *o, enum lanes_kind k)
+{
+    return lanes_registry_has(o, k);
 }
 
 static inline void lanes_object_retain(struct lanes_object *o)
@@ -59,12 +67,15 @@ static inline void lanes_object_retain(struct lanes_object *o)
     atomic_fetch_add_explicit(&o->refs, 1, memory_order_relaxed);
 }
 
-/* Drops one reference; true when it was the last and the caller must free. */
+/*
+ * Drops one reference; true when it was the last and the caller must free.
+ * The handle is then invalid: every API entry refuses it.
+ */
 static inline bool lanes_object_release(struct lanes_object *o)
 {
     if (atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) != 1)
         return false;
-    o->magic = LANES_MAGIC_DEAD;
+    lanes_registry_remove(o, o->kind);
     return true;
 }
 

@@ -34,7 +34,7 @@ struct lanes_name_list lanes_name_list_make(const cl_name_version *items, size_t
 
 static void init(void)
 {
-    lanes_object_init(&platform.obj, LANES_MAGIC_PLATFORM);
+    lanes_object_init_static(&platform.obj, LANES_KIND_PLATFORM);
     lanes_device_init_root(&root_device, &platform);
     platform.device = &root_device;
     platform.extensions = lanes_name_list_make(

@@ -12,7 +12,7 @@
 
 bool lanes_program_valid(cl_program p)
 {
-    return lanes_object_is(p, LANES_MAGIC_PROGRAM);
+    return lanes_object_is(p, LANES_KIND_PROGRAM);
 }
 
 void lanes_program_retain(cl_program p)

@@ -10,7 +10,7 @@
 
 bool lanes_queue_valid(cl_command_queue q)
 {
-    return lanes_object_is(q, LANES_MAGIC_QUEUE);
+    return lanes_object_is(q, LANES_KIND_QUEUE);
 }
 
 cl_command_queue lanes_queue_create(cl_context context, cl_device_id device,
@@ -28,7 +28,11 @@ cl_command_queue lanes_queue_create(cl_context context, cl_device_id device,
         }
         memcpy(q->props, props, num_props * sizeof *q->props);
     }
-    lanes_object_init(&q->obj, LANES_MAGIC_QUEUE);
+    if (!lanes_object_init(&q->obj, LANES_KIND_QUEUE)) {
+        free(q->props);
+        free(q);
+        return NULL;
+    }
     atomic_init(&q->keep, 1);
     q->num_props = num_props;
     q->context = context;
@@ -54,7 +58,7 @@ void lanes_queue_unkeep(cl_command_queue q)
     pthread_cond_destroy(&q->idle);
     pthread_mutex_destroy(&q->lock);
     free(q->props);
-    q->obj.magic = LANES_MAGIC_DEAD;
+    lanes_object_discard(&q->obj); /* in case its last reference was never dropped */
     free(q);
     lanes_context_release(c);
 }
