@@ -229,6 +229,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
     return lanes_info_string(out, a->name);
 }
 
+static size_t kernel_preferred_width(cl_kernel kernel);
+
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                                          cl_kernel_work_group_info param_name,
                                                          size_t param_value_size, void *param_value,
@@ -261,7 +263,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     }
     /* A sub-group's width: groups of whole sub-groups leave no lane idle. */
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        return LANES_INFO(out, size_t, lanes_width_policy(k, NULL));
+        return LANES_INFO(out, size_t, kernel_preferred_width(kernel));
     case CL_KERNEL_PRIVATE_MEM_SIZE: return LANES_INFO(out, cl_ulong, 0);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         LANES_FAIL(CL_INVALID_VALUE, "only for built-in kernels or custom devices");
@@ -347,6 +349,24 @@ static size_t kernel_width(cl_kernel kernel, const size_t local[3], cl_uint dims
     return used;
 }
 
+/*
+ * The width of the kernel's launches that leave the choice to the policy
+ * (no local size named): the policy's, or 1 when the vectorizer refuses
+ * the kernel (found by compiling one such shape, reqd_work_group_size's
+ * if it has one). The shape-free queries answer from it.
+ */
+static size_t kernel_preferred_width(cl_kernel kernel)
+{
+    const struct lanes_kernel_info *k = kernel->info;
+    size_t w = lanes_width_policy(k, NULL);
+    if (w == 1)
+        return 1;
+    if (k->reqd_work_group_size[0])
+        return kernel_width(kernel, k->reqd_work_group_size, 3);
+    const size_t row[3] = {w, 1, 1};
+    return kernel_width(kernel, row, 1);
+}
+
 /* The local size an NDRange query names: 1 to 3 size_t values. */
 static cl_int ndrange_input(size_t input_value_size, const void *input_value, size_t local[3])
 {
@@ -407,9 +427,9 @@ static cl_int sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_su
             size_t w = kernel_width(kernel, reqd, 3), items = group_items(reqd);
             if (count == (items + w - 1) / w)
                 memcpy(result, reqd, sizeof result);
-        } else if (count > 0 && count <= max_sub_groups(k, lanes_width_policy(k, NULL))) {
+        } else if (count > 0 && count <= max_sub_groups(k, kernel_preferred_width(kernel))) {
             /* `count` rows of W work-items. */
-            result[0] = count * lanes_width_policy(k, NULL);
+            result[0] = count * kernel_preferred_width(kernel);
             result[1] = result[2] = 1;
         }
         if (param_value_size_ret)
@@ -419,7 +439,10 @@ static cl_int sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_su
         return CL_SUCCESS;
     }
     case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-        return LANES_INFO(out, size_t, max_sub_groups(k, lanes_min_width()));
+        /* The narrowest width a launch may take: 1 when the kernel is not vectorized. */
+        return LANES_INFO(
+            out, size_t,
+            max_sub_groups(k, kernel_preferred_width(kernel) == 1 ? 1 : lanes_min_width()));
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return LANES_INFO(out, size_t, 0);
     }
     LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");

@@ -235,6 +235,57 @@ static void sub_group_info(void **state)
     clReleaseKernel(k);
 }
 
+/*
+ * A kernel the vectorizer refuses (irreducible control flow) runs at width
+ * 1, and the queries that name no local size say so too: a local size for
+ * 3 sub-groups is 3 work-items, the preferred multiple is 1, and every
+ * work-item may be a sub-group of its own.
+ */
+static void sub_group_info_of_refused_kernel(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void k(global uint *p) {\n"
+                            "    int v = p[get_global_id(0)];\n"
+                            "    if (v & 1) goto l2;\n"
+                            "l1: v += 3;\n"
+                            "l2: v *= 2;\n"
+                            "    if (v < 1000) goto l1;\n"
+                            "    if (get_local_linear_id() == 0)\n"
+                            "        p[0] = get_num_sub_groups();\n"
+                            "}",
+                            "k", "-cl-std=CL3.0");
+    size_t want = 3, local[3] = {0, 0, 0}, multiple = 0, max_num = 0, max_group = 0;
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                             sizeof want, &want, sizeof local, local, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(local[0], 3);
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                              sizeof multiple, &multiple, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(multiple, 1);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                             sizeof max_num, &max_num, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group,
+                                              &max_group, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(max_num, max_group);
+    /* The kernel agrees: 3 sub-groups in a work-group of 3. */
+    cl_uint got = 0;
+    cl_int err;
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4 * sizeof got,
+                                (cl_uint[4]){0, 0, 0, 0}, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, local, local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(got, 3);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+}
+
 static void CL_CALLBACK release_callback(cl_program p, void *user_data)
 {
     (void)p, (void)user_data;
@@ -396,6 +447,7 @@ int main(void)
         cmocka_unit_test(vec_type_hint_attribute),
         cmocka_unit_test(unsupported_features_are_invalid_operation),
         cmocka_unit_test(sub_group_info),
+        cmocka_unit_test(sub_group_info_of_refused_kernel),
         cmocka_unit_test(program_release_callback_is_invalid_operation),
         cmocka_unit_test(wide_vector_argument),
         cmocka_unit_test(opencl_version_macro),
