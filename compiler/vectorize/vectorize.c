@@ -242,6 +242,7 @@ int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, c
     vz_map_free(&v.vecs);
     vz_map_free(&v.blocks);
     vz_map_free(&v.block_end);
+    vz_map_free(&v.aos);
     LLVMDisposeBuilder(v.b);
     LLVMDisposeTargetData(v.td);
     return rc;

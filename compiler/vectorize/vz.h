@@ -75,6 +75,8 @@ struct vz {
     struct vz_map vecs;   /* contiguous scalar value -> its vector */
     struct vz_map blocks; /* scalar block -> its first block in vfn */
     struct vz_map block_end; /* scalar block -> the vfn block its code ends in */
+    struct vz_map
+        aos; /* OpenCL vector value -> its lanes' values end to end, where one was built */
     LLVMValueRef entry_mask; /* <W x i1>, NULL when every lane is active */
     LLVMValueRef cur_mask;   /* the mask of the block being widened (NULL: every lane) */
     LLVMTypeRef i1, i32, i64;

@@ -562,53 +562,12 @@ static bool interleaved(struct vz *v, LLVMTypeRef t, struct vz_shape a)
            LLVMStoreSizeOfType(v->td, t) == LLVMGetVectorSize(t) * LLVMStoreSizeOfType(v->td, e);
 }
 
-/* Each lane's bit of m repeated n times, for an interleaved access of n elements per lane. */
-static LLVMValueRef repeat_mask(struct vz *v, LLVMValueRef m, unsigned n)
-{
-    unsigned total = v->w * n;
-    LLVMValueRef *idx = malloc(total * sizeof *idx);
-    for (unsigned k = 0; k < total; k++)
-        idx[k] = LLVMConstInt(v->i32, k / n, 0);
-    LLVMValueRef r = LLVMBuildShuffleVector(v->b, m, LLVMGetPoison(LLVMTypeOf(m)),
-                                            LLVMConstVector(idx, total), "");
-    free(idx);
-    return r;
-}
-
-/* The interleaved load of vector type t at p: one wide load, each component picked out. */
-static LLVMValueRef load_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef p, unsigned align,
-                                     LLVMValueRef m)
-{
-    unsigned n = LLVMGetVectorSize(t), total = v->w * n;
-    LLVMTypeRef wide = LLVMVectorType(LLVMGetElementType(t), total);
-    LLVMValueRef all;
-    if (!m) {
-        all = LLVMBuildLoad2(v->b, wide, p, "");
-        LLVMSetAlignment(all, align);
-    } else {
-        LLVMTypeRef over[2] = {wide, LLVMTypeOf(p)};
-        LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, align, 0), repeat_mask(v, m, n),
-                                LLVMGetPoison(wide)};
-        all = intrinsic(v, "llvm.masked.load", over, 2, args, 4);
-    }
-    LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
-    LLVMValueRef idx[v->w];
-    for (unsigned c = 0; c < n; c++) {
-        for (unsigned l = 0; l < v->w; l++)
-            idx[l] = LLVMConstInt(v->i32, l * n + c, 0);
-        LLVMValueRef x =
-            LLVMBuildShuffleVector(v->b, all, LLVMGetPoison(wide), LLVMConstVector(idx, v->w), "");
-        r = LLVMBuildInsertValue(v->b, r, x, c, "");
-    }
-    return r;
-}
-
 /*
- * The interleaved store of `val` (the vector form of vector type t) at p:
- * the components woven into one wide vector, stored at once.
+ * The vector form of OpenCL vector type t (one <W x e> per component) as
+ * the W lanes' values end to end: <W * n x e>, lane l's n elements from
+ * l * n ("array of structures").
  */
-static void store_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef val, LLVMValueRef p,
-                              unsigned align, LLVMValueRef m)
+static LLVMValueRef interleave(struct vz *v, LLVMTypeRef t, LLVMValueRef val)
 {
     unsigned n = LLVMGetVectorSize(t), total = v->w * n;
     /* Components end to end (concat wants a power-of-two count: pad with poison). */
@@ -626,6 +585,69 @@ static void store_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef val, LLV
     LLVMValueRef all = LLVMBuildShuffleVector(v->b, comps, LLVMGetPoison(LLVMTypeOf(comps)),
                                               LLVMConstVector(idx, total), "");
     free(idx);
+    return all;
+}
+
+/* The inverse of interleave: each component's <W x e> picked out of `all`. */
+static LLVMValueRef deinterleave(struct vz *v, LLVMTypeRef t, LLVMValueRef all)
+{
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
+    LLVMValueRef idx[v->w];
+    for (unsigned c = 0; c < n; c++) {
+        for (unsigned l = 0; l < v->w; l++)
+            idx[l] = LLVMConstInt(v->i32, l * n + c, 0);
+        LLVMValueRef x = LLVMBuildShuffleVector(v->b, all, LLVMGetPoison(LLVMTypeOf(all)),
+                                                LLVMConstVector(idx, v->w), "");
+        r = LLVMBuildInsertValue(v->b, r, x, c, "");
+    }
+    return r;
+}
+
+/* Each lane's bit of m repeated n times, for an interleaved access of n elements per lane. */
+static LLVMValueRef repeat_mask(struct vz *v, LLVMValueRef m, unsigned n)
+{
+    unsigned total = v->w * n;
+    LLVMValueRef *idx = malloc(total * sizeof *idx);
+    for (unsigned k = 0; k < total; k++)
+        idx[k] = LLVMConstInt(v->i32, k / n, 0);
+    LLVMValueRef r = LLVMBuildShuffleVector(v->b, m, LLVMGetPoison(LLVMTypeOf(m)),
+                                            LLVMConstVector(idx, total), "");
+    free(idx);
+    return r;
+}
+
+/* The interleaved load of vector type t at p: one wide load, each component picked out. */
+static LLVMValueRef load_interleaved(struct vz *v, LLVMValueRef i, LLVMTypeRef t, LLVMValueRef p,
+                                     unsigned align, LLVMValueRef m)
+{
+    unsigned n = LLVMGetVectorSize(t), total = v->w * n;
+    LLVMTypeRef wide = LLVMVectorType(LLVMGetElementType(t), total);
+    LLVMValueRef all;
+    if (!m) {
+        all = LLVMBuildLoad2(v->b, wide, p, "");
+        LLVMSetAlignment(all, align);
+    } else {
+        LLVMTypeRef over[2] = {wide, LLVMTypeOf(p)};
+        LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, align, 0), repeat_mask(v, m, n),
+                                LLVMGetPoison(wide)};
+        all = intrinsic(v, "llvm.masked.load", over, 2, args, 4);
+    }
+    vz_map_put_value(&v->aos, i, all);
+    return deinterleave(v, t, all);
+}
+
+/*
+ * The interleaved store of `val` (the vector form of vector type t) at p:
+ * the components woven into one wide vector, stored at once.
+ */
+static void store_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef scalar_val,
+                              LLVMValueRef val, LLVMValueRef p, unsigned align, LLVMValueRef m)
+{
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef all = vz_map_value(&v->aos, scalar_val);
+    if (!all)
+        all = interleave(v, t, val);
     if (!m) {
         LLVMValueRef st = LLVMBuildStore(v->b, all, p);
         LLVMSetAlignment(st, align);
@@ -672,7 +694,7 @@ static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
         return intrinsic(v, "llvm.masked.load", over, 2, args, 4);
     }
     if (interleaved(v, t, a))
-        return load_interleaved(v, t, scalar(v, addr), alignment(i), m);
+        return load_interleaved(v, i, t, scalar(v, addr), alignment(i), m);
     if (LLVMGetTypeKind(t) == LLVMStructTypeKind)
         return per_lane(v, i, true);
     return gather_any(v, t, vector(v, addr), alignment(i), m);
@@ -736,7 +758,7 @@ static void widen_store(struct vz *v, LLVMValueRef i)
         return;
     }
     if (interleaved(v, t, a)) {
-        store_interleaved(v, t, vector(v, val), scalar(v, addr), alignment(i), m);
+        store_interleaved(v, t, val, vector(v, val), scalar(v, addr), alignment(i), m);
         return;
     }
     if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
@@ -850,6 +872,32 @@ static LLVMValueRef widen_math_call(struct vz *v, LLVMValueRef i, LLVMValueRef f
     LLVMValueRef ops[3];
     for (unsigned k = 0; k < n; k++)
         ops[k] = vector(v, LLVMGetOperand(i, k));
+    if (count >= chunk && count % chunk == 0) {
+        /*
+         * Each lane's OpenCL vector fills whole calls: call on the lanes'
+         * values end to end, as the kernel wrote them, rather than on the
+         * components. A load or store of the same layout around the call
+         * then needs no shuffles at all (LLVM cancels the pairs).
+         */
+        unsigned per_lane = count / chunk, calls = v->w * per_lane;
+        LLVMValueRef all[3], parts[calls];
+        for (unsigned k = 0; k < n; k++) {
+            all[k] = vz_map_value(&v->aos, LLVMGetOperand(i, k));
+            if (!all[k])
+                all[k] = interleave(v, t, ops[k]);
+            if (mask(v)) /* an inactive lane's argument may be poison */
+                all[k] = LLVMBuildFreeze(v->b, all[k], "");
+        }
+        for (unsigned c = 0; c < calls; c++) {
+            LLVMValueRef args[3];
+            for (unsigned k = 0; k < n; k++)
+                args[k] = slice(v, all[k], c * chunk, chunk);
+            parts[c] = LLVMBuildCall2(v->b, ft, vf, args, n, "");
+        }
+        LLVMValueRef result = concat(v, parts, calls, chunk);
+        vz_map_put_value(&v->aos, i, result);
+        return deinterleave(v, t, result);
+    }
     unsigned slices = v->w / chunk;
     LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
     for (unsigned c = 0; c < (count ? count : 1); c++) {
