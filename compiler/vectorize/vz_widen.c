@@ -14,6 +14,7 @@
  */
 #include "vz.h"
 
+#include "../host.h"
 #include "../ir.h"
 #include "../names.h"
 
@@ -622,17 +623,31 @@ static LLVMValueRef load_interleaved(struct vz *v, LLVMValueRef i, LLVMTypeRef t
                                      unsigned align, LLVMValueRef m)
 {
     unsigned n = LLVMGetVectorSize(t), total = v->w * n;
-    LLVMTypeRef wide = LLVMVectorType(LLVMGetElementType(t), total);
-    LLVMValueRef all;
-    if (!m) {
-        all = LLVMBuildLoad2(v->b, wide, p, "");
-        LLVMSetAlignment(all, align);
-    } else {
-        LLVMTypeRef over[2] = {wide, LLVMTypeOf(p)};
-        LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, align, 0), repeat_mask(v, m, n),
-                                LLVMGetPoison(wide)};
-        all = intrinsic(v, "llvm.masked.load", over, 2, args, 4);
+    /* One load per native vector register, in ascending address order (as store_interleaved). */
+    unsigned esize = (unsigned)LLVMStoreSizeOfType(v->td, LLVMGetElementType(t));
+    unsigned step = lanes_host()->vector_bytes / esize;
+    if (step < 1 || total % step || (total / step) & (total / step - 1))
+        step = total;
+    unsigned count = total / step;
+    LLVMValueRef bits = m ? repeat_mask(v, m, n) : NULL, parts[count];
+    LLVMTypeRef vt = LLVMVectorType(LLVMGetElementType(t), step),
+                i8 = LLVMInt8TypeInContext(v->ctx);
+    for (unsigned c = 0; c < count; c++) {
+        LLVMValueRef off = LLVMConstInt(v->i64, (unsigned long long)c * step * esize, 0);
+        LLVMValueRef q = c ? LLVMBuildGEP2(v->b, i8, p, &off, 1, "") : p;
+        unsigned a = c ? (align < step * esize ? align : step * esize) : align;
+        if (!bits) {
+            parts[c] = LLVMBuildLoad2(v->b, vt, q, "");
+            LLVMSetAlignment(parts[c], a);
+            continue;
+        }
+        LLVMTypeRef over[2] = {vt, LLVMTypeOf(q)};
+        LLVMValueRef args[4] = {q, LLVMConstInt(v->i32, a, 0),
+                                count > 1 ? slice(v, bits, c * step, step) : bits,
+                                LLVMGetPoison(vt)};
+        parts[c] = intrinsic(v, "llvm.masked.load", over, 2, args, 4);
     }
+    LLVMValueRef all = concat(v, parts, count, step);
     vz_map_put_value(&v->aos, i, all);
     return deinterleave(v, t, all);
 }
@@ -644,18 +659,37 @@ static LLVMValueRef load_interleaved(struct vz *v, LLVMValueRef i, LLVMTypeRef t
 static void store_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef scalar_val,
                               LLVMValueRef val, LLVMValueRef p, unsigned align, LLVMValueRef m)
 {
-    unsigned n = LLVMGetVectorSize(t);
+    unsigned n = LLVMGetVectorSize(t), total = v->w * n;
     LLVMValueRef all = vz_map_value(&v->aos, scalar_val);
     if (!all)
         all = interleave(v, t, val);
-    if (!m) {
-        LLVMValueRef st = LLVMBuildStore(v->b, all, p);
-        LLVMSetAlignment(st, align);
-        return;
+    LLVMValueRef bits = m ? repeat_mask(v, m, n) : NULL;
+    /*
+     * One store per native vector register, in ascending address order:
+     * LLVM splits one wide store in an order of its own choosing (pairs in
+     * descending order), and out-of-order stores to a stream cost a third
+     * of its bandwidth on Zen 4 (measured in C: 3683 vs 2435 M floats/s).
+     */
+    unsigned esize = (unsigned)LLVMStoreSizeOfType(v->td, LLVMGetElementType(t));
+    unsigned step = lanes_host()->vector_bytes / esize;
+    if (step < 1 || total % step)
+        step = total;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(v->ctx);
+    for (unsigned first = 0; first < total; first += step) {
+        LLVMValueRef part = step == total ? all : slice(v, all, first, step);
+        LLVMValueRef off = LLVMConstInt(v->i64, (unsigned long long)first * esize, 0);
+        LLVMValueRef q = first ? LLVMBuildGEP2(v->b, i8, p, &off, 1, "") : p;
+        unsigned a = first ? (align < step * esize ? align : step * esize) : align;
+        if (!bits) {
+            LLVMValueRef st = LLVMBuildStore(v->b, part, q);
+            LLVMSetAlignment(st, a);
+            continue;
+        }
+        LLVMValueRef pm = step == total ? bits : slice(v, bits, first, step);
+        LLVMTypeRef over[2] = {LLVMTypeOf(part), LLVMTypeOf(q)};
+        LLVMValueRef args[4] = {part, q, LLVMConstInt(v->i32, a, 0), pm};
+        intrinsic(v, "llvm.masked.store", over, 2, args, 4);
     }
-    LLVMTypeRef over[2] = {LLVMTypeOf(all), LLVMTypeOf(p)};
-    LLVMValueRef args[4] = {all, p, LLVMConstInt(v->i32, align, 0), repeat_mask(v, m, n)};
-    intrinsic(v, "llvm.masked.store", over, 2, args, 4);
 }
 
 /* A load of a uniform, contiguous or varying address. */
