@@ -187,6 +187,27 @@ constexpr const char *header_extensions[] = {"cl_intel_subgroups", "cl_intel_sub
                                              "cl_intel_subgroup_local_block_io"};
 constexpr size_t clang_defined_header_extensions = 2;
 
+// The Khronos sub-group extensions: Clang 19 knows their built-ins (its
+// tables declare them when the macro is defined) but defines the macros in
+// opencl-c-base.h for SPIR targets only, from OpenCL C 2.0 on. The bridge
+// defines those the caller's -cl-ext turns on, under the same condition.
+constexpr const char *subgroup_extensions[] = {
+    "cl_khr_subgroup_extended_types",   "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",           "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",          "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
+
+void add_subgroup_extension_macros(clang::CompilerInstance &ci, const arg_vector &caller)
+{
+    constexpr size_t count = sizeof subgroup_extensions / sizeof *subgroup_extensions;
+    if (ci.getLangOpts().getOpenCLCompatibleVersion() < 200)
+        return;
+    const std::vector<bool> on = cl_ext_state(caller, subgroup_extensions, count);
+    for (size_t i = 0; i < count; i++)
+        if (on[i])
+            ci.getPreprocessorOpts().addMacroDef(std::string(subgroup_extensions[i]) + "=1");
+}
+
 // Where the header lives in the in-memory file system: a directory no -I
 // names, so that programs can neither include it again nor shadow it.
 constexpr const char *extensions_header_path = "/lanes-builtin/lanes_extensions.h";
@@ -378,6 +399,7 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
         if (!memory->addFile(name, 0, llvm::MemoryBuffer::getMemBufferCopy(text, name)))
             report(diags, "in-memory file '" + name + "' is given twice with different contents");
     };
+    add_subgroup_extension_macros(ci, caller);
     if (add_extensions_header(ci, req, caller)) {
         // First, so that a caller's file of the same name is the one refused.
         // Embedded with a NUL after its last byte: no copy needed.

@@ -1023,20 +1023,23 @@ static LLVMValueRef first_active(struct vz *v, LLVMValueRef x)
 
 /*
  * A sub-group function: one call of its vector form (vz_subgroup.c), which
- * sees every lane's operand and the active lanes.
+ * sees every lane's operand and the active lanes. The functions of OpenCL
+ * vectors are the library's, made of calls of the scalar ones (names.c).
  */
 static LLVMValueRef widen_sg_call(struct vz *v, LLVMValueRef i, const char *name,
                                   const struct vz_sg_form *form)
 {
     char vname[256];
     LLVMTypeRef t = LLVMTypeOf(i);
-    if (!vz_sg_form_name(name, v->w, vname, sizeof vname) || !plain_scalar(v, t)) {
-        vz_refuse(v, i, "a sub-group function of a type with no vector form");
-        return NULL;
-    }
     unsigned n = (unsigned)LLVMGetNumArgOperands(i);
     if (strlen(form->params) != n) {
         vz_refuse(v, i, "a sub-group function called with unexpected operands");
+        return NULL;
+    }
+    /* A uniform result may be an OpenCL vector (sub_group_ballot's uint4); a varying one not. */
+    if (!vz_sg_form_name(name, v->w, vname, sizeof vname) ||
+        (form->result == 'v' ? !plain_scalar(v, t) : !vec_type(v, t))) {
+        vz_refuse(v, i, "a sub-group function of a type with no vector form");
         return NULL;
     }
     LLVMTypeRef ptr = LLVMPointerTypeInContext(v->ctx, 0);
@@ -1051,13 +1054,12 @@ static LLVMValueRef widen_sg_call(struct vz *v, LLVMValueRef i, const char *name
     }
     for (unsigned a = 0; a < n; a++) {
         LLVMValueRef op = LLVMGetOperand(i, a);
+        if (!plain_scalar(v, LLVMTypeOf(op))) {
+            vz_refuse(v, i, "a sub-group function of a type with no vector form");
+            return NULL;
+        }
         if (form->params[a] == 'v') {
-            LLVMTypeRef vt = vec_type(v, LLVMTypeOf(op));
-            if (!plain_scalar(v, LLVMTypeOf(op)) || !vt) {
-                vz_refuse(v, i, "a sub-group function of a type with no vector form");
-                return NULL;
-            }
-            LLVMValueRef slot = entry_slot(v, vt);
+            LLVMValueRef slot = entry_slot(v, vec_type(v, LLVMTypeOf(op)));
             LLVMBuildStore(v->b, vector(v, op), slot);
             types[k] = ptr;
             args[k++] = slot;
