@@ -17,7 +17,8 @@
 // e.g. __lanes_sg16_sub_group_reduce_add_i for sub_group_reduce_add(int).
 // A vector form receives each varying operand as a pointer to its <W x T>
 // (a pointer keeps the signature the same at every ISA level; it is gone
-// once inlined), each uniform operand by value, and the active lanes as
+// once inlined), each uniform operand by value, a predicate of the votes
+// and ballot as the bit mask of its non-zero lanes, and the active lanes as
 // the bit mask `mask` (bit i: lane i). A uniform result is returned; a
 // varying one is stored through `out`, its first parameter. Lanes outside
 // `mask` contribute the operation's identity and get unspecified results,
@@ -325,10 +326,6 @@ FOR_SG_TYPES(VECTOR_TYPES)
 // The first active lane (the last lane when none is).
 #define FIRST(W, mask) (__builtin_ctz((mask) | 0x80000000u) & ((W)-1))
 
-// The bit mask of the lanes whose element of the comparison result c is true.
-#define BITS(W, c)                                                                                 \
-    __builtin_reduce_or(__builtin_convertvector(c, V(uint, W)) & ((V(uint, W))(1) << LANE(W)))
-
 // --- Permutes: lane i of the result is lane k[i] of v (k[i] < W) ----------
 
 #define P_AVX2(v, k)                                                                               \
@@ -586,22 +583,23 @@ PERMUTES(32)
     ARITH_OPS(ARITHMETIC, W, T, L, S, MIN, MAX)
 #define VECTOR_INT_FORMS(W, T, L, S, MIN, MAX) BIT_OPS(ARITHMETIC, W, T, L, S, MIN, MAX)
 
+// The votes receive the predicate's lanes as bits (bit i: lane i's is non-zero).
 #define VOTES(W)                                                                                   \
-    int SG(W, all, i)(__private const V(int, W) * x, uint mask)                                    \
+    int SG(W, all, i)(uint bits, uint mask)                                                        \
     {                                                                                              \
-        return __builtin_reduce_or(ACTIVE(int, W, mask) & (*x == 0)) == 0;                         \
+        return (bits & mask) == mask;                                                              \
     }                                                                                              \
-    int SG(W, any, i)(__private const V(int, W) * x, uint mask)                                    \
+    int SG(W, any, i)(uint bits, uint mask)                                                        \
     {                                                                                              \
-        return __builtin_reduce_or(ACTIVE(int, W, mask) & (*x != 0)) != 0;                         \
+        return (bits & mask) != 0;                                                                 \
     }                                                                                              \
     void SG(W, elect, v)(__private V(int, W) * out, uint mask)                                     \
     {                                                                                              \
         *out = (LANE(W) == FIRST(W, mask)) & 1;                                                    \
     }                                                                                              \
-    uint4 SG(W, ballot, i)(__private const V(int, W) * x, uint mask)                               \
+    uint4 SG(W, ballot, i)(uint bits, uint mask)                                                   \
     {                                                                                              \
-        return (uint4)(mask & BITS(W, *x != 0), 0, 0, 0);                                          \
+        return (uint4)(bits & mask, 0, 0, 0);                                                      \
     }                                                                                              \
     LOGICAL_OPS(ARITHMETIC, W, int, i, int, 0, 0)
 

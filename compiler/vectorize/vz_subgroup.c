@@ -24,21 +24,21 @@ static const struct {
     const char *alias;
     struct vz_sg_form form;
 } forms[] = {
-    {"sub_group_all", false, NULL, {'u', "v"}},
-    {"sub_group_any", false, NULL, {'u', "v"}},
+    {"sub_group_all", false, NULL, {'u', "b"}},
+    {"sub_group_any", false, NULL, {'u', "b"}},
     {"sub_group_broadcast", false, NULL, {'u', "vu"}},
     {"sub_group_reduce_", true, NULL, {'u', "v"}},
     {"sub_group_scan_inclusive_", true, NULL, {'v', "v"}},
     {"sub_group_scan_exclusive_", true, NULL, {'v', "v"}},
     /* cl_khr_subgroup_non_uniform_vote */
     {"sub_group_elect", false, NULL, {'v', ""}},
-    {"sub_group_non_uniform_all", false, "sub_group_all", {'u', "v"}},
-    {"sub_group_non_uniform_any", false, "sub_group_any", {'u', "v"}},
+    {"sub_group_non_uniform_all", false, "sub_group_all", {'u', "b"}},
+    {"sub_group_non_uniform_any", false, "sub_group_any", {'u', "b"}},
     {"sub_group_non_uniform_all_equal", false, NULL, {'u', "v"}},
     /* cl_khr_subgroup_ballot (the rest of it is per work-item, builtins/subgroup) */
     {"sub_group_non_uniform_broadcast", false, "sub_group_broadcast", {'u', "vu"}},
     {"sub_group_broadcast_first", false, NULL, {'u', "v"}},
-    {"sub_group_ballot", false, NULL, {'u', "v"}},
+    {"sub_group_ballot", false, NULL, {'u', "b"}},
     /* cl_khr_subgroup_non_uniform_arithmetic */
     {"sub_group_non_uniform_reduce_", true, "sub_group_reduce_", {'u', "v"}},
     {"sub_group_non_uniform_scan_inclusive_", true, "sub_group_scan_inclusive_", {'v', "v"}},

@@ -997,14 +997,20 @@ static LLVMValueRef entry_slot(struct vz *v, LLVMTypeRef t)
     return a;
 }
 
+/* Lanes of an <W x i1> as an i32 bit mask (bit l: lane l). */
+static LLVMValueRef lane_bits(struct vz *v, LLVMValueRef m)
+{
+    LLVMValueRef bits = LLVMBuildBitCast(v->b, m, LLVMIntTypeInContext(v->ctx, v->w), "");
+    return v->w < 32 ? LLVMBuildZExt(v->b, bits, v->i32, "") : bits;
+}
+
 /* The active lanes as an i32 bit mask (bit l: lane l). */
 static LLVMValueRef mask_bits(struct vz *v)
 {
     LLVMValueRef m = mask(v);
     if (!m)
         return LLVMConstInt(v->i32, v->w >= 32 ? 0xffffffffu : (1u << v->w) - 1, 0);
-    LLVMValueRef bits = LLVMBuildBitCast(v->b, m, LLVMIntTypeInContext(v->ctx, v->w), "");
-    return v->w < 32 ? LLVMBuildZExt(v->b, bits, v->i32, "") : bits;
+    return lane_bits(v, m);
 }
 
 /* The value of `x` in the first active lane (lane 0 when none is). */
@@ -1058,7 +1064,18 @@ static LLVMValueRef widen_sg_call(struct vz *v, LLVMValueRef i, const char *name
             vz_refuse(v, i, "a sub-group function of a type with no vector form");
             return NULL;
         }
-        if (form->params[a] == 'v') {
+        if (form->params[a] == 'b') {
+            /* A predicate's lanes as bits: one comparison into a mask register. */
+            LLVMTypeRef ot = LLVMTypeOf(op);
+            if (LLVMGetTypeKind(ot) != LLVMIntegerTypeKind) {
+                vz_refuse(v, i, "a sub-group function of a type with no vector form");
+                return NULL;
+            }
+            LLVMValueRef ne =
+                LLVMBuildICmp(v->b, LLVMIntNE, vector(v, op), LLVMConstNull(vec_type(v, ot)), "");
+            types[k] = v->i32;
+            args[k++] = lane_bits(v, ne);
+        } else if (form->params[a] == 'v') {
             LLVMValueRef slot = entry_slot(v, vec_type(v, LLVMTypeOf(op)));
             LLVMBuildStore(v->b, vector(v, op), slot);
             types[k] = ptr;
