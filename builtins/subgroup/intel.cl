@@ -115,8 +115,9 @@ SHUFFLES(double)
 
 // --- Block reads and writes ------------------------------------------------
 
-// Value k of this work-item: p[id + k * max_sub_group_size].
-#define AT(p, k) (p)[LANE + (k)*MAX]
+// Value k of this work-item: p[id + k * max_sub_group_size], as a uniform
+// pointer indexed by the lane (so that no 32-bit sum can wrap between lanes).
+#define AT(p, k) ((p) + (size_t)(k)*MAX)[LANE]
 #define READ_2(p) AT(p, 0), AT(p, 1)
 #define READ_4(p) READ_2(p), AT(p, 2), AT(p, 3)
 #define READ_8(p) READ_4(p), AT(p, 4), AT(p, 5), AT(p, 6), AT(p, 7)
@@ -157,6 +158,28 @@ BLOCK(__local, uint, _ui)
 BLOCK16(__local, ushort, _us)
 BLOCK16(__local, uchar, _uc)
 BLOCK(__local, ulong, _ul)
+
+// --- Block prefetches (cl_intel_subgroup_buffer_prefetch) -----------------
+
+// The cache lines of the block a block read of n values would read, each
+// prefetched by one lane (lane l: lines l, l + W, ...).
+#define PREFETCH_N(T, SUFFIX, n, count)                                                            \
+    OVL void intel_sub_group_block_prefetch##SUFFIX##n(const __global T *p)                        \
+    {                                                                                              \
+        ulong first = (ulong)p >> 6, last = ((ulong)p + (count)*MAX * sizeof(T) - 1) >> 6;         \
+        for (ulong line = first + LANE; line <= last; line += MAX)                                 \
+            __builtin_prefetch((const void *)(line << 6));                                         \
+    }
+#define PREFETCH(T, SUFFIX)                                                                        \
+    PREFETCH_N(T, SUFFIX, , 1)                                                                     \
+    PREFETCH_N(T, SUFFIX, 2, 2) PREFETCH_N(T, SUFFIX, 4, 4) PREFETCH_N(T, SUFFIX, 8, 8)
+
+PREFETCH(uchar, _uc)
+PREFETCH_N(uchar, _uc, 16, 16)
+PREFETCH(ushort, _us)
+PREFETCH_N(ushort, _us, 16, 16)
+PREFETCH(uint, _ui)
+PREFETCH(ulong, _ul)
 
 // --- The intel_ collectives of cl_intel_subgroups_short and _char ----------
 
