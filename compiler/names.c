@@ -50,6 +50,7 @@ static const struct {
 
 /* The identifier prefix of the deferred family (lanes_name_deferred). */
 static const char deferred[] = "sub_group_";
+static const char rotate[] = "sub_group_rotate";
 
 enum lanes_name lanes_name_lookup(const char *name, size_t length)
 {
@@ -95,6 +96,9 @@ bool lanes_name_deferred(const char *name, size_t length)
      * the x86-64 ABI (char4 as an i32, double16 in memory) would hide what
      * the vectorizer needs to know.
      */
+    /* sub_group_rotate is a shuffle by an index of the work-item's (subgroup_vectors.cl). */
+    if (n == sizeof rotate - 1 && memcmp(id, rotate, n) == 0)
+        return false;
     const char *params = id + n, *end = name + length;
     for (const char *p = params; p + 1 < end; p++)
         if (p[0] == 'D' && p[1] == 'v')

@@ -6,8 +6,9 @@
 // subgroup.cl), which the vectorizer maps to vector code with the active
 // lanes, and of get_sub_group_local_id and get_max_sub_group_size:
 //
-// - the shuffles are sub_group_shuffle (a permute); _down and _up take two
-//   of them, one from each source, and pick per lane;
+// - the shuffles are sub_group_shuffle (a permute); _down and _up are
+//   sub_group_lanes_shuffle2, the library's own two-source permute of
+//   current and next (or previous and current);
 // - a block read or write of n values is n plain accesses of p[id + k *
 //   max_sub_group_size]: with p the same for the whole sub-group, each is
 //   one contiguous vector load or store (masked in a partial sub-group);
@@ -22,7 +23,8 @@
 // declarations of it, so every overload used is declared).
 #define KHR(T)                                                                                     \
     OVL T sub_group_shuffle(T x, uint index);                                                      \
-    OVL T sub_group_shuffle_xor(T x, uint mask);
+    OVL T sub_group_shuffle_xor(T x, uint mask);                                                   \
+    OVL T sub_group_lanes_shuffle2(T a, T b, uint index, uint size);
 KHR(char)
 KHR(uchar)
 KHR(short)
@@ -48,19 +50,15 @@ KHR(double)
     {                                                                                              \
         return sub_group_shuffle_xor(data, value);                                                 \
     }                                                                                              \
-    /* Lane id + delta of current, or of next past the end. */                                     \
+    /* Lane id + delta of current ++ next. */                                                      \
     OVL T intel_sub_group_shuffle_down(T current, T next, uint delta)                              \
     {                                                                                              \
-        uint w = MAX, j = LANE + delta;                                                            \
-        T a = sub_group_shuffle(current, j), b = sub_group_shuffle(next, j - w);                   \
-        return j < w ? a : b;                                                                      \
+        return sub_group_lanes_shuffle2(current, next, LANE + delta, MAX);                         \
     }                                                                                              \
-    /* Lane id - delta of current, or of previous before the start. */                             \
+    /* Lane id - delta of current, or of previous before the start: of previous ++ current. */     \
     OVL T intel_sub_group_shuffle_up(T previous, T current, uint delta)                            \
     {                                                                                              \
-        uint w = MAX, j = LANE - delta;                                                            \
-        T a = sub_group_shuffle(current, j), b = sub_group_shuffle(previous, j + w);               \
-        return (int)j >= 0 ? a : b;                                                                \
+        return sub_group_lanes_shuffle2(previous, current, LANE - delta + MAX, MAX);               \
     }
 
 // An OpenCL vector one component at a time.

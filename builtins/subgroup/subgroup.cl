@@ -195,10 +195,11 @@ OVL uint4 sub_group_ballot(int predicate)
         (void)delta;                                                                               \
         return x;                                                                                  \
     }                                                                                              \
-    OVL T sub_group_rotate(T x, int delta)                                                         \
+    /* Lane index of a[0 .. size) ++ b[0 .. size); of a sub-group of one, a or b. */               \
+    OVL T sub_group_lanes_shuffle2(T a, T b, uint index, uint size)                                \
     {                                                                                              \
-        (void)delta;                                                                               \
-        return x;                                                                                  \
+        (void)size;                                                                                \
+        return index & 1 ? b : a;                                                                  \
     }                                                                                              \
     OVL T sub_group_clustered_rotate(T x, int delta, uint clustersize)                             \
     {                                                                                              \
@@ -443,6 +444,80 @@ PERMUTES(8)
 PERMUTES(16)
 PERMUTES(32)
 
+// --- Two-source permutes: lane i of the result is lane k[i] of a ++ b ------
+// (k[i] < 2W): one vpermi2d for 32-bit lanes at W = 8 and 16 with AVX-512,
+// else a permute of each source and a blend.
+
+#if LANES_ISA >= 4
+typedef int g4x8 __attribute__((vector_size(32)));
+static V(uint, 8) permute2_8(V(uint, 8) a, V(uint, 8) b, V(uint, 8) k)
+{
+    return __builtin_convertvector(__builtin_ia32_vpermi2vard256(__builtin_convertvector(a, g4x8),
+                                                                 __builtin_convertvector(k, g4x8),
+                                                                 __builtin_convertvector(b, g4x8)),
+                                   V(uint, 8));
+}
+static V(uint, 16) permute2_16(V(uint, 16) a, V(uint, 16) b, V(uint, 16) k)
+{
+    return __builtin_convertvector(__builtin_ia32_vpermi2vard512(__builtin_convertvector(a, g16),
+                                                                 __builtin_convertvector(k, g16),
+                                                                 __builtin_convertvector(b, g16)),
+                                   V(uint, 16));
+}
+#endif
+#define BLEND_PERMUTE2(W)                                                                          \
+    static V(uint, W) permute2_##W(V(uint, W) a, V(uint, W) b, V(uint, W) k)                       \
+    {                                                                                              \
+        V(uint, W) low = k & ((W)-1);                                                              \
+        return (k & (W)) != 0 ? permute##W(b, low) : permute##W(a, low);                           \
+    }
+#if LANES_ISA < 4
+BLEND_PERMUTE2(8)
+BLEND_PERMUTE2(16)
+#endif
+BLEND_PERMUTE2(32)
+
+#define PERMUTE2_NARROW(T, W)                                                                      \
+    static V(T, W) permute2_##T##_##W(V(T, W) a, V(T, W) b, V(uint, W) k)                          \
+    {                                                                                              \
+        return __builtin_convertvector(permute2_##W(__builtin_convertvector(a, V(uint, W)),        \
+                                                    __builtin_convertvector(b, V(uint, W)), k),    \
+                                       V(T, W));                                                   \
+    }
+#define PERMUTE2_32(T, W)                                                                          \
+    static V(T, W) permute2_##T##_##W(V(T, W) a, V(T, W) b, V(uint, W) k)                          \
+    {                                                                                              \
+        return __builtin_astype(                                                                   \
+            permute2_##W(__builtin_astype(a, V(uint, W)), __builtin_astype(b, V(uint, W)), k),     \
+            V(T, W));                                                                              \
+    }
+#define PERMUTE2_64(T, W)                                                                          \
+    static V(T, W) permute2_##T##_##W(V(T, W) a, V(T, W) b, V(uint, W) k)                          \
+    {                                                                                              \
+        V(ulong, W) ua = __builtin_astype(a, V(ulong, W)), ub = __builtin_astype(b, V(ulong, W));  \
+        V(ulong, W)                                                                                \
+        lo = __builtin_convertvector(permute2_##W(__builtin_convertvector(ua, V(uint, W)),         \
+                                                  __builtin_convertvector(ub, V(uint, W)), k),     \
+                                     V(ulong, W));                                                 \
+        V(ulong, W)                                                                                \
+        hi = __builtin_convertvector(permute2_##W(__builtin_convertvector(ua >> 32, V(uint, W)),   \
+                                                  __builtin_convertvector(ub >> 32, V(uint, W)),   \
+                                                  k),                                              \
+                                     V(ulong, W));                                                 \
+        return __builtin_astype(hi << 32 | lo, V(T, W));                                           \
+    }
+#define PERMUTES2(W)                                                                               \
+    PERMUTE2_NARROW(char, W)                                                                       \
+    PERMUTE2_NARROW(uchar, W)                                                                      \
+    PERMUTE2_NARROW(short, W)                                                                      \
+    PERMUTE2_NARROW(ushort, W)                                                                     \
+    PERMUTE2_32(int, W)                                                                            \
+    PERMUTE2_32(uint, W)                                                                           \
+    PERMUTE2_32(float, W) PERMUTE2_64(long, W) PERMUTE2_64(ulong, W) PERMUTE2_64(double, W)
+PERMUTES2(8)
+PERMUTES2(16)
+PERMUTES2(32)
+
 // --- Reductions and scans --------------------------------------------------
 
 // The lanes b .. b + n - 1 of v as a V(T, n) (a shuffle's own type is not an OpenCL vector).
@@ -563,11 +638,15 @@ PERMUTES(32)
         (void)mask;                                                                                \
         *out = permute_##T##_##W(*x, (LANE(W) + *delta) & ((W)-1));                                \
     }                                                                                              \
-    void SG(W, rotate, L##i)(__private V(T, W) * out, __private const V(T, W) * x, int delta,      \
-                             uint mask)                                                            \
+    /* Lane index of a[0 .. size) ++ b[0 .. size): Intel's two-source shuffles */                  \
+    /* (builtins/subgroup/intel.cl); size is the maximum sub-group size. */                        \
+    void SG(W, lanes_shuffle2, L##L##jj)(__private V(T, W) * out, __private const V(T, W) * a,     \
+                                         __private const V(T, W) * b,                              \
+                                         __private const V(uint, W) * index, uint size, uint mask) \
     {                                                                                              \
         (void)mask;                                                                                \
-        *out = permute_##T##_##W(*x, (LANE(W) + (uint)delta) & ((W)-1));                           \
+        V(uint, W) k = *index < size ? *index : *index - size + (W);                               \
+        *out = permute2_##T##_##W(*a, *b, k & (2 * (W)-1));                                        \
     }                                                                                              \
     void SG(W, clustered_rotate, L##ij)(__private V(T, W) * out, __private const V(T, W) * x,      \
                                         int delta, uint clustersize, uint mask)                    \

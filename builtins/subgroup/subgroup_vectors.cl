@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The broadcasts of OpenCL vectors (cl_khr_subgroup_extended_types'
-// sub_group_broadcast, cl_khr_subgroup_ballot's
-// sub_group_non_uniform_broadcast): one call of the scalar function per
-// component, which the vectorizer maps to its vector form. In a file of
-// their own so that the scalar functions, defined in subgroup.cl, are not
+// The sub-group functions made of others: the broadcasts of OpenCL vectors
+// (cl_khr_subgroup_extended_types' sub_group_broadcast,
+// cl_khr_subgroup_ballot's sub_group_non_uniform_broadcast), one call of the
+// scalar function per component, and sub_group_rotate, a shuffle; the
+// vectorizer maps the calls they make to vector forms. In a file of their
+// own so that the functions they call, defined in subgroup.cl, are not
 // inlined here at width 1 before the vectorizer sees the calls.
 
 #include "lanes_builtins.h"
@@ -25,12 +26,25 @@
 #define VECTOR_MOVES(n, k, T, ...)                                                                 \
     VECTOR_MOVE(sub_group_broadcast, n, T) VECTOR_MOVE(sub_group_non_uniform_broadcast, n, T)
 
+// sub_group_rotate: the value of lane (id + delta) modulo the maximum
+// sub-group size, which is the width but for a work-group smaller than it
+// (24 work-items at W = 32 rotate through 24 lanes), so a shuffle by that
+// index (the size is a constant of the launch).
+#define ROTATE(T)                                                                                  \
+    OVL T sub_group_rotate(T x, int delta)                                                         \
+    {                                                                                              \
+        int m = (int)get_max_sub_group_size(), d = delta % m;                                      \
+        return sub_group_shuffle(x, (uint)(((int)get_sub_group_local_id() + d + m) % m));          \
+    }
+
 // The scalar functions (a definition here of the same name hides Clang's
 // declarations of them).
 #define BROADCASTS(T)                                                                              \
     OVL T sub_group_broadcast(T x, uint id);                                                       \
     OVL T sub_group_non_uniform_broadcast(T x, uint id);                                           \
-    FOR_VECTOR_WIDTHS(VECTOR_MOVES, T)
+    OVL T sub_group_shuffle(T x, uint id);                                                         \
+    FOR_VECTOR_WIDTHS(VECTOR_MOVES, T)                                                             \
+    ROTATE(T)
 BROADCASTS(char)
 BROADCASTS(uchar)
 BROADCASTS(short)

@@ -49,8 +49,9 @@ static const struct {
     {"sub_group_shuffle_up", false, NULL, {'v', "vv"}},
     {"sub_group_shuffle_down", false, NULL, {'v', "vv"}},
     {"sub_group_clustered_reduce_", true, NULL, {'v', "vu"}},
-    {"sub_group_rotate", false, NULL, {'v', "vu"}},
     {"sub_group_clustered_rotate", false, NULL, {'v', "vuu"}},
+    /* The library's own: Intel's two-source shuffles (builtins/subgroup/intel.cl). */
+    {"sub_group_lanes_shuffle2", false, NULL, {'v', "vvvu"}},
 };
 
 /* The identifier of mangled `name` and what follows it (the parameter types). */
