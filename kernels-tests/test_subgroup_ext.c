@@ -217,25 +217,23 @@ struct check {
     unsigned cs; /* the cluster size, or the vector width for K_VEC */
     enum kind kind;
     bool uniform; /* must be encountered by the whole sub-group */
+    bool loop;    /* also runs in the loop */
     unsigned slot;
-    char *call; /* the OpenCL C expression */
+    unsigned chunk; /* the kernel it is in */
+    char *call;     /* the OpenCL C expression */
 };
 
 struct checks {
     struct check list[256];
-    unsigned n, t_slots, u_slots, v_slots;
-    int vec; /* only the vector checks (1), only the others (0), or all (-1) */
+    unsigned n, t_slots, u_slots, v_slots, chunks;
 };
 
 static void add_check(struct checks *c, enum ext ext, enum fn fn, enum op op, unsigned cs,
                       enum kind kind, bool uniform, char *call)
 {
-    if (c->vec >= 0 && (kind == K_VEC) != (c->vec == 1)) {
-        free(call);
-        return;
-    }
     struct check *k = &c->list[c->n++];
-    *k = (struct check){ext, fn, op, cs, kind, uniform, 0, call};
+    *k = (struct check){
+        .ext = ext, .fn = fn, .op = op, .cs = cs, .kind = kind, .uniform = uniform, .call = call};
     if (kind == K_T)
         k->slot = c->t_slots++;
     else if (kind == K_VEC)
@@ -261,11 +259,50 @@ static bool op_takes(enum type t, enum op op)
     return true;
 }
 
-/* The checks of type t among the extensions `on`, the vector ones or not as `vec` says. */
-static void make_checks(enum type t, const bool *on, int vec, struct checks *c)
+/*
+ * Checks are compiled in kernels of CHUNK calls: the compile time of a kernel grows faster
+ * than its number of calls at W = 32 (every call of a type in one kernel
+ * per mode takes twice as long), while each kernel has a fixed cost that
+ * dominates at W = 1 (kernels of 8 calls take twice as long as of 64).
+ */
+#define CHUNK 64
+
+/*
+ * Which types' loops hold each function: the loop kernel, with its masks
+ * carried around the back edge, costs the most to compile, and its
+ * concern, the mask, does not depend on the type. A function of int only
+ * is always there; the others at two types each, chosen by the call's text.
+ */
+static void choose_loop_types(enum type t, struct checks *c)
+{
+    for (unsigned i = 0; i < c->n; i++) {
+        struct check *k = &c->list[i];
+        uint32_t h = 2166136261u;
+        for (const char *p = k->call; *p; p++)
+            h = (h ^ (unsigned char)*p) * 16777619u;
+        h %= 20;
+        bool reduction = k->fn <= F_CLUSTER;
+        if ((reduction && k->op >= LAND) || (k->fn >= F_ELECT && k->fn <= F_LT_MASK &&
+                                             k->fn != F_ALL_EQUAL && k->fn != F_BROADCAST_FIRST))
+            k->loop = true;
+        else if (reduction && k->op >= AND)
+            k->loop = (h + t) % 4 == 0; /* of the 8 integer types */
+        else
+            k->loop = (h + t) % 5 == 0; /* of the 10 types */
+    }
+}
+
+static void assign_chunks(struct checks *c)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        c->list[i].chunk = i / CHUNK;
+    c->chunks = (c->n + CHUNK - 1) / CHUNK;
+}
+
+/* The checks of type t among the extensions `on`. */
+static void make_checks(enum type t, const bool *on, struct checks *c)
 {
     memset(c, 0, sizeof *c);
-    c->vec = vec;
     static const char *forms[] = {"reduce", "scan_inclusive", "scan_exclusive"};
     if (on[EXTENDED_TYPES]) {
         if (IS_SMALL(t)) {
@@ -359,6 +396,8 @@ static void make_checks(enum type t, const bool *on, int vec, struct checks *c)
             add_check(c, ROTATE, F_CLUSTERED_ROTATE, 0, cs, K_T, false,
                       kt_format("sub_group_clustered_rotate(x, delta, %u)", cs));
     }
+    choose_loop_types(t, c);
+    assign_chunks(c);
 }
 
 static void free_checks(struct checks *c)
@@ -368,15 +407,68 @@ static void free_checks(struct checks *c)
 }
 
 /*
- * The kernel of one mode: each check's call, its result stored per
+ * Whether check k runs in `mode`: those that need the whole sub-group run
+ * in uniform flow only, and the loop holds each function at two types.
+ */
+static bool runs_in(const struct check *k, enum mode mode)
+{
+    return mode == UNIFORM || (!k->uniform && (mode == DIVERGE || k->loop));
+}
+
+/*
+ * The checks a kernel holds: those of a chunk, or, when that kernel does
+ * not build or launch, those of one part of it (one extension's scalar or
+ * vector operands), so that a function missing hides no other.
+ */
+struct part {
+    unsigned chunk;
+    int part; /* -1: the whole chunk */
+};
+#define NUM_PARTS (2 * NUM_EXTS)
+
+static int part_of(const struct check *k)
+{
+    return 2 * (int)k->ext + (k->kind == K_VEC);
+}
+
+/* Whether check k is in kernel `sel` of `mode`. */
+static bool selected(const struct check *k, struct part sel, enum mode mode)
+{
+    return k->chunk == sel.chunk && (sel.part < 0 || part_of(k) == sel.part) && runs_in(k, mode);
+}
+
+/* Whether kernel `sel` of `mode` has a check. */
+static bool part_runs(const struct checks *c, struct part sel, enum mode mode)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (selected(&c->list[i], sel, mode))
+            return true;
+    return false;
+}
+
+/* The kernel's name: <mode>_<chunk> or <mode>_<chunk>_<part>. */
+static void kernel_name(char *buf, size_t size, struct part sel, enum mode mode)
+{
+    if (sel.part < 0)
+        snprintf(buf, size, "%s_%u", mode_names[mode], sel.chunk);
+    else
+        snprintf(buf, size, "%s_%u_%d", mode_names[mode], sel.chunk, sel.part);
+}
+
+/*
+ * The kernel of `sel` in one mode: each check's call, its result stored per
  * work-item. `i` is the loop's iteration (0 outside the loop): odd
  * iterations read the second half of the inputs. ACTIVE(j) says whether the
  * work-item of global id j runs this call, from the same data the branch
  * and the loop test; nidx, the index of sub_group_non_uniform_broadcast,
  * is the first active lane from bidx on, so it is uniform and active.
  */
-static void append_kernel(char **src, const struct checks *c, enum mode mode)
+static void append_kernel(char **src, const struct checks *c, struct part sel, enum mode mode)
 {
+    if (!part_runs(c, sel, mode))
+        return;
+    char name[32];
+    kernel_name(name, sizeof name, sel, mode);
     kt_append(src,
               "kernel void %s(global const T *a, global const T *ym, global const T *qs,\n"
               "    global const int *ps, global const uint4 *vs, global const uint *ixs,\n"
@@ -392,7 +484,7 @@ static void append_kernel(char **src, const struct checks *c, enum mode mode)
               "    info[4 * g + 1] = lid;\n"
               "    info[4 * g + 2] = size;\n"
               "    info[4 * g + 3] = maxs;\n",
-              mode_names[mode]);
+              name);
     if (mode == UNIFORM)
         kt_append(src, "    { const uint i = 0;\n#define ACTIVE(j) 1\n");
     else if (mode == DIVERGE)
@@ -407,16 +499,20 @@ static void append_kernel(char **src, const struct checks *c, enum mode mode)
                    "    int delta = rot[2 * grp + (i & 1)];\n"
                    "    uint ix = ixs[e];\n"
                    "    uint bidx = (uint)(grp * 5 + get_sub_group_id() * 3 + 2) %% size;\n"
-                   "    uint nidx = bidx;\n"
-                   "    for (uint k = 0; k < size; k++)\n"
-                   "        if (ACTIVE(base + (bidx + k) %% size)) {\n"
-                   "            nidx = (bidx + k) %% size;\n"
-                   "            break;\n"
-                   "        }\n"
-                   "    uint sh = ix %% size, sx = (ix >> 8) %% maxs, du = (ix >> 16) %% maxs;\n");
+                   "    uint nidx = bidx;\n");
+    for (unsigned i = 0; i < c->n; i++)
+        if (selected(&c->list[i], sel, mode) && c->list[i].fn == F_NU_BROADCAST) {
+            kt_append(src, "    for (uint k = 0; k < size; k++)\n"
+                           "        if (ACTIVE(base + (bidx + k) %% size)) {\n"
+                           "            nidx = (bidx + k) %% size;\n"
+                           "            break;\n"
+                           "        }\n");
+            break;
+        }
+    kt_append(src, "    uint sh = ix %% size, sx = (ix >> 8) %% maxs, du = (ix >> 16) %% maxs;\n");
     for (unsigned i = 0; i < c->n; i++) {
         const struct check *k = &c->list[i];
-        if (k->uniform && mode != UNIFORM)
+        if (!selected(k, sel, mode))
             continue;
         const char *guard = "";
         char buf[32];
@@ -448,11 +544,16 @@ static void append_kernel(char **src, const struct checks *c, enum mode mode)
     kt_append(src, "#undef ACTIVE\n    }\n}\n");
 }
 
-/* The launches: full sub-groups, partial ones (40, 24 at W = 16 and 32), a non-uniform last group.
+/*
+ * The launches: full and partial sub-groups (40 at W = 16 and 32), with a
+ * non-uniform last work-group (20); for int and double also work-groups of
+ * 24: one sub-group of 24 at W = 32, a maximum size that is no power of
+ * two, and a last group of 4. Each work-group size is a compile.
  */
 static const struct {
     size_t global, local;
-} shapes[] = {{256, 64}, {200, 40}, {100, 24}};
+    bool all_types;
+} shapes[] = {{100, 40, true}, {100, 24, false}};
 #define NUM_SHAPES (sizeof shapes / sizeof *shapes)
 
 /* The inputs of one launch; the per-work-item ones hold two sets (odd loop iterations). */
@@ -869,10 +970,10 @@ static void activate(struct sub_group *s, enum mode mode, unsigned it)
     }
 }
 
-/* Checks every result of one launch, sub-group by sub-group. */
-static void check_launch(const struct launch *L, const struct checks *cs, const struct inputs *in,
-                         const void *out, const cl_uint *uout, const void *vout,
-                         const cl_uint *info)
+/* Checks every result of kernel `sel` in one launch, sub-group by sub-group. */
+static void check_launch(const struct launch *L, const struct checks *cs, struct part sel,
+                         const struct inputs *in, const void *out, const cl_uint *uout,
+                         const void *vout, const cl_uint *info)
 {
     unsigned counts[256] = {0};
     for (size_t grp = 0; grp < in->groups; grp++) {
@@ -908,14 +1009,14 @@ static void check_launch(const struct launch *L, const struct checks *cs, const 
                     continue;
                 activate(&s, L->mode, L->mode == LOOP ? (unsigned)in->trip[g] - 1 : 0);
                 for (unsigned i = 0; i < cs->n; i++)
-                    if (!cs->list[i].uniform || L->mode == UNIFORM)
+                    if (selected(&cs->list[i], sel, L->mode))
                         check_lane(L, &s, &cs->list[i], l, out, uout, vout, &counts[i]);
             }
         }
     }
     for (unsigned i = 0; i < cs->n; i++) {
         const struct check *c = &cs->list[i];
-        if (c->uniform && L->mode != UNIFORM)
+        if (!selected(c, sel, L->mode))
             continue;
         tally.run[c->ext]++;
         if (counts[i]) {
@@ -941,126 +1042,154 @@ static cl_program build(const char *source, const char *options)
     return NULL;
 }
 
-/*
- * Builds type t's program of the extensions `on` (one kernel per mode) and
- * checks it over every shape; with `probe`, only launches it over the first
- * shape. False when it does not build or a launch fails.
- */
-static bool run_program(enum type t, const bool *on, int vec, bool probe)
+/* Records that the checks of kernel `sel` in `mode` could not run. */
+static void record_broken(const struct checks *cs, struct part sel, enum mode mode, enum type t,
+                          const char *what)
 {
-    struct checks *cs = malloc(sizeof *cs);
-    make_checks(t, on, vec, cs);
-    char *src = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    for (enum mode m = UNIFORM; m < NUM_MODES; m++)
-        append_kernel(&src, cs, m);
-    char options[64];
-    snprintf(options, sizeof options, "-cl-std=CL3.0 -DT=%s", types[t].name);
-    cl_program p = build(src, options);
-    bool ok = p != NULL;
-    size_t sz = types[t].size;
-    for (size_t si = 0; ok && si < (probe ? 1 : NUM_SHAPES); si++) {
-        size_t global = shapes[si].global, local = shapes[si].local;
-        struct inputs in;
-        make_inputs(t, global, local, &in);
-        size_t t_bytes = (cs->t_slots + 1) * global * sz;
-        size_t u_bytes = (cs->u_slots + 1) * global * sizeof(cl_uint);
-        size_t v_bytes = (cs->v_slots + 1) * global * VEC_STRIDE * sz;
-        void *out = malloc(t_bytes), *vout = malloc(v_bytes);
-        cl_uint *uout = malloc(u_bytes), *info = malloc(4 * global * sizeof *info);
-        for (enum mode m = UNIFORM; ok && m < NUM_MODES; m++) {
-            memset(out, 0xa5, t_bytes);
-            memset(vout, 0xa5, v_bytes);
-            memset(uout, 0xa5, u_bytes);
-            memset(info, 0xff, 4 * global * sizeof *info);
-            cl_uint total = (cl_uint)global;
-            size_t n = 2 * global;
-            struct kt_arg args[] = {
-                {in.a, n * sz, false},
-                {in.ym, n * sz, false},
-                {in.qs, n * sz, false},
-                {in.ps, n * sizeof *in.ps, false},
-                {in.vs, 4 * n * sizeof *in.vs, false},
-                {in.ixs, n * sizeof *in.ixs, false},
-                {in.pred, global * sizeof *in.pred, false},
-                {in.trip, global * sizeof *in.trip, false},
-                {in.rot, 2 * in.groups * sizeof *in.rot, false},
-                {in.us, 8 * in.groups * sizeof *in.us, false},
-                {in.va, n * VEC_STRIDE * sz, false},
-                {out, t_bytes, false},
-                {uout, u_bytes, false},
-                {vout, v_bytes, false},
-                {info, 4 * global * sizeof *info, false},
-                {&total, sizeof total, true},
-            };
-            struct launch L = {t, m, global, local};
-            ok = kt_run_local(p, mode_names[m], global, &local, args, 16) == CL_SUCCESS;
-            if (ok && !probe)
-                check_launch(&L, cs, &in, out, uout, vout, info);
+    unsigned n = 0, first = 0;
+    for (unsigned i = 0; i < cs->n; i++)
+        if (selected(&cs->list[i], sel, mode)) {
+            if (!n++)
+                first = i;
+            tally.run[cs->list[i].ext]++;
+            tally.failed[cs->list[i].ext]++;
         }
-        free(out);
-        free(vout);
-        free(uout);
-        free(info);
-        free_inputs(&in);
-    }
-    if (p)
-        clReleaseProgram(p);
-    free(src);
-    free_checks(cs);
-    free(cs);
+    if (!n)
+        return;
+    const struct check *c = &cs->list[first];
+    KT_FAIL("%s, %s, %s: the kernel of %u calls from %s %s", ext_names[c->ext], types[t].name,
+            mode_names[mode], n, c->call, what);
+    kt_append(&failed_list, "  %u calls from %s  %s  %s: %s\n", n, c->call, types[t].name,
+              mode_names[mode], what);
+}
+
+/* The source of type t's kernels: every chunk in every mode, or the parts of one. */
+static char *program_source(const struct checks *cs, int chunk)
+{
+    char *src = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    for (unsigned k = 0; k < cs->chunks; k++)
+        for (enum mode m = UNIFORM; m < NUM_MODES; m++) {
+            if (chunk < 0)
+                append_kernel(&src, cs, (struct part){k, -1}, m);
+            else if ((unsigned)chunk == k)
+                for (int x = 0; x < NUM_PARTS; x++)
+                    append_kernel(&src, cs, (struct part){k, x}, m);
+        }
+    return src;
+}
+
+/* Runs kernel `sel` of `mode` over `in` and checks it; false when it does not launch. */
+static bool run_kernel(enum type t, cl_program p, const struct checks *cs, struct part sel,
+                       enum mode m, const struct inputs *in, size_t local)
+{
+    size_t sz = types[t].size, global = in->total, n = 2 * global;
+    size_t t_bytes = (cs->t_slots + 1) * global * sz;
+    size_t u_bytes = (cs->u_slots + 1) * global * sizeof(cl_uint);
+    size_t v_bytes = (cs->v_slots + 1) * global * VEC_STRIDE * sz;
+    void *out = malloc(t_bytes), *vout = malloc(v_bytes);
+    cl_uint *uout = malloc(u_bytes), *info = malloc(4 * global * sizeof *info);
+    memset(out, 0xa5, t_bytes);
+    memset(vout, 0xa5, v_bytes);
+    memset(uout, 0xa5, u_bytes);
+    memset(info, 0xff, 4 * global * sizeof *info);
+    cl_uint total = (cl_uint)global;
+    struct kt_arg args[] = {
+        {in->a, n * sz, false},
+        {in->ym, n * sz, false},
+        {in->qs, n * sz, false},
+        {in->ps, n * sizeof *in->ps, false},
+        {in->vs, 4 * n * sizeof *in->vs, false},
+        {in->ixs, n * sizeof *in->ixs, false},
+        {in->pred, global * sizeof *in->pred, false},
+        {in->trip, global * sizeof *in->trip, false},
+        {in->rot, 2 * in->groups * sizeof *in->rot, false},
+        {in->us, 8 * in->groups * sizeof *in->us, false},
+        {in->va, n * VEC_STRIDE * sz, false},
+        {out, t_bytes, false},
+        {uout, u_bytes, false},
+        {vout, v_bytes, false},
+        {info, 4 * global * sizeof *info, false},
+        {&total, sizeof total, true},
+    };
+    char name[32];
+    kernel_name(name, sizeof name, sel, m);
+    struct launch L = {t, m, global, local};
+    bool ok = kt_run_local(p, name, global, &local, args, 16) == CL_SUCCESS;
+    if (ok)
+        check_launch(&L, cs, sel, in, out, uout, vout, info);
+    free(out);
+    free(vout);
+    free(uout);
+    free(info);
     return ok;
 }
 
-/* The number of checks of type t in extension x, the vector ones or not as `vec` says. */
-static unsigned count_checks(enum type t, enum ext x, int vec)
-{
-    bool one[NUM_EXTS] = {false};
-    one[x] = true;
-    struct checks *cs = malloc(sizeof *cs);
-    make_checks(t, one, vec, cs);
-    unsigned n = cs->n;
-    free_checks(cs);
-    free(cs);
-    return n;
-}
-
 /*
- * Checks type t: one program for all the extensions `on`, or, when that
- * fails to build or launch, one per extension and per scalar or vector
- * operands, so that one missing function does not hide the others.
+ * Checks type t over every shape, in the extensions `on`: one program of
+ * one kernel per chunk and mode; a chunk whose program does not build or
+ * whose kernel does not launch is run again as one kernel per part.
  */
 static void run_type(enum type t, const bool *on)
 {
-    unsigned parts = 0;
-    for (unsigned x = 0; x < NUM_EXTS; x++)
-        for (int vec = 0; vec < 2; vec++)
-            parts += on[x] && count_checks(t, (enum ext)x, vec);
-    if (!parts)
-        return;
-    if (run_program(t, on, -1, true)) {
-        if (!run_program(t, on, -1, false))
-            KT_FAIL("%s: a launch failed after the probe succeeded", types[t].name);
+    struct checks *cs = malloc(sizeof *cs);
+    make_checks(t, on, cs);
+    if (!cs->n) {
+        free(cs);
         return;
     }
-    for (unsigned x = 0; x < NUM_EXTS; x++)
-        for (int vec = 0; vec < 2; vec++) {
-            unsigned n = on[x] ? count_checks(t, (enum ext)x, vec) : 0;
-            if (!n)
-                continue;
-            bool one[NUM_EXTS] = {false};
-            one[x] = true;
-            if (parts > 1 && run_program(t, one, vec, true)) {
-                if (!run_program(t, one, vec, false))
-                    KT_FAIL("%s: a launch failed after the probe succeeded", types[t].name);
-                continue;
+    char options[64];
+    snprintf(options, sizeof options, "-cl-std=CL3.0 -DT=%s", types[t].name);
+    char *src = program_source(cs, -1);
+    cl_program whole = build(src, options);
+    free(src);
+    /* Per chunk and mode: whether it runs as parts; per part, whether it is broken. */
+    bool *split = calloc(cs->chunks * NUM_MODES, sizeof *split);
+    bool *broken = calloc(cs->chunks * NUM_MODES * NUM_PARTS, sizeof *broken);
+    cl_program *parts = calloc(cs->chunks, sizeof *parts);
+    for (unsigned k = 0; k < cs->chunks; k++)
+        for (enum mode m = UNIFORM; m < NUM_MODES; m++)
+            split[k * NUM_MODES + m] = !whole;
+    for (size_t si = 0; si < NUM_SHAPES; si++) {
+        if (!shapes[si].all_types && t != INT && t != DOUBLE)
+            continue;
+        struct inputs in;
+        make_inputs(t, shapes[si].global, shapes[si].local, &in);
+        for (enum mode m = UNIFORM; m < NUM_MODES; m++)
+            for (unsigned k = 0; k < cs->chunks; k++) {
+                struct part sel = {k, -1};
+                if (!part_runs(cs, sel, m))
+                    continue;
+                if (!split[k * NUM_MODES + m] &&
+                    run_kernel(t, whole, cs, sel, m, &in, shapes[si].local))
+                    continue;
+                split[k * NUM_MODES + m] = true;
+                if (!parts[k]) {
+                    src = program_source(cs, (int)k);
+                    parts[k] = build(src, options);
+                    free(src);
+                }
+                for (sel.part = 0; sel.part < NUM_PARTS; sel.part++) {
+                    bool *b = &broken[(k * NUM_MODES + m) * NUM_PARTS + (unsigned)sel.part];
+                    if (*b || !part_runs(cs, sel, m))
+                        continue;
+                    *b = !parts[k] || !run_kernel(t, parts[k], cs, sel, m, &in, shapes[si].local);
+                    if (*b)
+                        record_broken(cs, sel, m, t,
+                                      parts[k] ? "does not launch" : "does not build");
+                }
             }
-            KT_FAIL("%s, %s%s: the program of its %u functions does not build or launch",
-                    ext_names[x], types[t].name, vec ? " vectors" : "", n);
-            tally.run[x] += n;
-            tally.failed[x] += n;
-            kt_append(&failed_list, "  %s  %s%s: does not build or launch\n", ext_names[x],
-                      types[t].name, vec ? " vectors" : "");
-        }
+        free_inputs(&in);
+    }
+    if (whole)
+        clReleaseProgram(whole);
+    for (unsigned k = 0; k < cs->chunks; k++)
+        if (parts[k])
+            clReleaseProgram(parts[k]);
+    free(parts);
+    free(split);
+    free(broken);
+    free_checks(cs);
+    free(cs);
 }
 
 /* Whether the device lists extension `name` (CL_DEVICE_EXTENSIONS_WITH_VERSION). */
