@@ -23,16 +23,12 @@
  * so. Lanes' sub-group width comes from LANES_WIDTH (bench/README.md); if
  * Lanes could not vectorize the kernel, the build log's line is printed.
  */
-#include "bench_common.h"
+#include "bench_host.h"
 
-#include <pthread.h>
-#include <sched.h>
-
-enum { RUNS = 7, ACCS = 8 };
-#define N ((size_t)64 << 20)      /* floats: 256 MiB */
+enum { RUNS = BENCH_HOST_RUNS };
+#define N BENCH_HOST_N            /* floats: 256 MiB */
 #define GLOBAL ((size_t)64 << 10) /* work-items, each summing N / GLOBAL = 1024 floats */
 #define LOCAL ((size_t)256)
-#define BLOCK ((size_t)8192) /* C loop: floats per block, so that float partial sums stay exact */
 
 static const char *src =
     "kernel void reduce(global float *out, global const float *in, uint per_item) {\n"
@@ -61,42 +57,9 @@ static const char *src =
 static const char *const kernels[] = {"reduce", "reduce_blocked"};
 static const char *const patterns[] = {"grid-strided", "blocked"};
 
-/* Whether `word` is one of the space-separated words of `list`. */
-static int has_word(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
-/* Whether kernels built with -cl-std=CL3.0 may call the sub-group functions. */
-static int has_sub_groups(cl_device_id device)
-{
-    int found = 0;
-    size_t size = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) == CL_SUCCESS &&
-        size) {
-        cl_name_version *f = malloc(size);
-        if (f && clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, f, NULL) == CL_SUCCESS)
-            for (size_t i = 0; i < size / sizeof *f; i++)
-                found |= strcmp(f[i].name, "__opencl_c_subgroups") == 0;
-        free(f);
-    }
-    if (!found && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS &&
-        size) {
-        char *ext = malloc(size);
-        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
-            found = has_word(ext, "cl_khr_subgroups");
-        free(ext);
-    }
-    return found;
-}
-
 static void run(const struct bench_target *t, const float *in_host, double expected, double c_gbs)
 {
-    if (!has_sub_groups(t->device)) {
+    if (!bench_has_sub_groups(t->device)) {
         printf("  %-28s skipped: neither the OpenCL C feature __opencl_c_subgroups nor "
                "cl_khr_subgroups\n",
                t->name);
@@ -160,110 +123,17 @@ static void run(const struct bench_target *t, const float *in_host, double expec
     clReleaseContext(ctx);
 }
 
-/* One C loop thread's share: floats [begin, end) of x, pinned to one CPU. */
-struct chunk {
-    const float *x;
-    size_t begin, end;
-    double sum;
-};
-
-/* Sums a chunk: 8 independent float accumulators per block of BLOCK floats,
- * so that the adds keep up with memory, then the block's sum in double. */
-static void *sum_chunk(void *arg)
-{
-    struct chunk *c = arg;
-    double total = 0;
-    for (size_t b = c->begin; b < c->end; b += BLOCK) {
-        size_t end = b + BLOCK < c->end ? b + BLOCK : c->end, i = b;
-        float a[ACCS] = {0};
-        for (; i + ACCS <= end; i += ACCS)
-            for (int j = 0; j < ACCS; j++)
-                a[j] += c->x[i + j];
-        for (; i < end; i++)
-            a[0] += c->x[i];
-        for (int j = 0; j < ACCS; j++)
-            total += a[j];
-    }
-    c->sum = total;
-    return NULL;
-}
-
-/* The C loop's GB/s (median of RUNS after a warm-up), printed with the best run; 0 if wrong. */
-static double host_loop(const float *x, double expected)
-{
-    cpu_set_t mask;
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0) {
-        CPU_ZERO(&mask);
-        CPU_SET(0, &mask);
-    }
-    int threads = CPU_COUNT(&mask), cpu[CPU_SETSIZE];
-    for (int c = 0, n = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mask))
-            cpu[n++] = c;
-    struct chunk *chunk = calloc((size_t)threads, sizeof *chunk);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (!chunk || !tid)
-        exit(1);
-    size_t per = (N / (size_t)threads + BLOCK - 1) / BLOCK * BLOCK; /* whole blocks */
-    for (int j = 0; j < threads; j++) {
-        chunk[j].x = x;
-        chunk[j].begin = (size_t)j * per < N ? (size_t)j * per : N;
-        chunk[j].end = (size_t)(j + 1) * per < N ? (size_t)(j + 1) * per : N;
-    }
-    double t[RUNS], sum = 0;
-    for (int r = -1; r < RUNS; r++) {
-        double t0 = bench_now_us();
-        for (int j = 0; j < threads; j++) {
-            pthread_attr_t attr;
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(cpu[j], &one);
-            pthread_attr_init(&attr);
-            pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-            if (pthread_create(&tid[j], &attr, sum_chunk, &chunk[j]) != 0)
-                exit(1);
-            pthread_attr_destroy(&attr);
-        }
-        sum = 0;
-        for (int j = 0; j < threads; j++) {
-            pthread_join(tid[j], NULL);
-            sum += chunk[j].sum;
-        }
-        if (r >= 0)
-            t[r] = (bench_now_us() - t0) / 1e6;
-    }
-    free(chunk), free(tid);
-    char name[64];
-    snprintf(name, sizeof name, "plain C loop, %d thread%s", threads, threads > 1 ? "s" : "");
-    printf("  %-28s ", name);
-    if (sum != expected) {
-        printf("MISMATCH: %.1f, want %.1f\n", sum, expected);
-        return 0;
-    }
-    double median = bench_median(t, RUNS), best = t[0]; /* sorted by bench_median */
-    double gbs = N * sizeof(float) / median / 1e9;
-    printf("%7.2f GB/s (best %.2f GB/s; %d accumulators per thread)\n", gbs,
-           N * sizeof(float) / best / 1e9, ACCS);
-    return gbs;
-}
-
 int main(void)
 {
-    float *x = malloc(N * sizeof(float));
-    if (!x)
-        return 1;
     double expected = 0;
-    for (size_t i = 0; i < N; i++) {
-        x[i] = (float)(i % 17) - 5.0f;
-        expected += x[i];
-    }
+    float *x = bench_host_input(&expected);
     const char *w = getenv("LANES_WIDTH");
     printf("reduce, median of %d (LANES_WIDTH=%s; sub_group_reduce_add over %zu Mi floats = %zu "
            "MiB, %zu Ki work-items x %zu floats grid-strided, groups of %zu; target: >= 80%% of "
            "the C loop)\n",
            RUNS, w ? w : "unset", N >> 20, N * sizeof(float) >> 20, GLOBAL >> 10, N / GLOBAL,
            LOCAL);
-    double c_gbs = host_loop(x, expected);
+    double c_gbs = bench_host_read_loop(x, expected);
     struct bench_target t[8];
     size_t n = bench_targets(t, 8);
     for (size_t i = 0; i < n; i++)

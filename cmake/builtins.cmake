@@ -27,7 +27,9 @@ list(SORT LANES_BUILTINS_SOURCES)
 # generic address space so that both the named and the generic overloads
 # can be defined, double (cl_khr_fp64, __opencl_c_fp64), every atomics
 # feature and the work-group collectives (the
-# header-only features as macros, as compiler/frontend does for programs). -Wno-psabi: the
+# header-only features as macros, as compiler/frontend does for programs,
+# and the Khronos sub-group extensions, whose built-ins Clang's tables declare
+# when their macros are defined). -Wno-psabi: the
 # per-level ABI is the point, see above. The library is optimized lightly
 # (-O2 on its own); the program's O3 after linking does the rest.
 set(LANES_BUILTINS_CC1 -cc1 -triple x86_64-pc-linux-gnu
@@ -37,6 +39,10 @@ set(LANES_BUILTINS_CC1 -cc1 -triple x86_64-pc-linux-gnu
   -cl-std=CL3.0 -cl-ext=-all,+__opencl_c_generic_address_space,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_work_group_collective_functions,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_subgroups,+__opencl_c_subgroups
   -D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1
   -D__opencl_c_work_group_collective_functions=1
+  -Dcl_khr_subgroup_extended_types=1 -Dcl_khr_subgroup_non_uniform_vote=1
+  -Dcl_khr_subgroup_ballot=1 -Dcl_khr_subgroup_non_uniform_arithmetic=1
+  -Dcl_khr_subgroup_shuffle=1 -Dcl_khr_subgroup_shuffle_relative=1
+  -Dcl_khr_subgroup_clustered_reduce=1 -Dcl_khr_subgroup_rotate=1
   -O2 -Wall -Werror -Wno-psabi -I ${src}/include -x cl)
 
 # The build tool that splits a linked library into small modules with a

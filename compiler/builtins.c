@@ -130,7 +130,8 @@ static long chunk_of(const char *blob, const char *name, size_t length)
 }
 
 /* Links chunk `c` of the blob into m (what m references of it, transitively). */
-static int link_chunk(LLVMModuleRef m, const char *blob, uint32_t c, char **log)
+static int link_chunk(LLVMModuleRef m, const char *blob, uint32_t c, enum lanes_link_phase phase,
+                      char **log)
 {
     const char *e =
         blob + sizeof(struct lanes_builtins_header) + c * sizeof(struct lanes_builtins_chunk);
@@ -143,7 +144,9 @@ static int link_chunk(LLVMModuleRef m, const char *blob, uint32_t c, char **log)
         return -1;
     }
     char *error = NULL;
-    if (lanes_link_only_needed(m, lib, &error) != 0) {
+    /* A deferred function sharing the chunk stays a declaration in the first link. */
+    bool (*skip)(const char *, size_t) = phase == LANES_LINK_FIRST ? lanes_name_deferred : NULL;
+    if (lanes_link_only_needed(m, lib, skip, &error) != 0) {
         char text[1024];
         snprintf(text, sizeof text, "lanes: linking the built-in library: %s\n",
                  error ? error : "failed");
@@ -344,7 +347,7 @@ int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase ph
         if (count == 0)
             break;
         for (uint32_t i = 0; i < count && rc == 0; i++)
-            rc = link_chunk(m, blob, pending[i], log);
+            rc = link_chunk(m, blob, pending[i], phase, log);
     }
     names_free(&looked_up);
     free(linked);

@@ -44,10 +44,28 @@ struct collect_diagnostics : llvm::DiagnosticHandler {
 
 } // namespace
 
-extern "C" int lanes_link_only_needed(LLVMModuleRef dst_ref, LLVMModuleRef src_ref, char **error)
+extern "C" int lanes_link_only_needed(LLVMModuleRef dst_ref, LLVMModuleRef src_ref,
+                                      bool (*skip)(const char *name, size_t length), char **error)
 {
     llvm::Module &dst = *llvm::unwrap(dst_ref);
     std::unique_ptr<llvm::Module> src(llvm::unwrap(src_ref));
+    // Unmaterialized bodies are dropped without being read, and with them
+    // what the library's optimizer inferred from them: a width-1 sub-group
+    // function `returned` its operand and touched no memory, which would
+    // let LLVM fold or move the call the vectorizer must see where it is.
+    if (skip)
+        for (llvm::Function &f : *src) {
+            if (f.isDeclaration() || !skip(f.getName().data(), f.getName().size()))
+                continue;
+            f.deleteBody();
+            for (unsigned a = 0; a < f.arg_size(); a++)
+                f.removeParamAttr(a, llvm::Attribute::Returned);
+            for (llvm::Attribute::AttrKind k :
+                 {llvm::Attribute::Memory, llvm::Attribute::WillReturn, llvm::Attribute::NoSync,
+                  llvm::Attribute::NoFree, llvm::Attribute::Speculatable})
+                f.removeFnAttr(k);
+            f.addFnAttr(llvm::Attribute::Convergent);
+        }
     llvm::LLVMContext &ctx = dst.getContext();
     // The library is built for the generic x86-64 triple: take the program's
     // so that the linker has nothing to warn about.

@@ -5,6 +5,9 @@
 
 #include <llvm-c/Core.h>
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,9 +17,12 @@ extern "C" {
  * failure) that `dst` references, transitively; their linkage stays as in
  * `src`.
  * `src` may be lazily loaded: only what is linked gets materialized.
+ * Definitions whose name `skip` accepts (when given) stay behind: `dst`
+ * keeps its declarations of them.
  * Returns 0, or -1 with *error set (malloc'd).
  */
-int lanes_link_only_needed(LLVMModuleRef dst, LLVMModuleRef src, char **error);
+int lanes_link_only_needed(LLVMModuleRef dst, LLVMModuleRef src,
+                           bool (*skip)(const char *name, size_t length), char **error);
 
 #ifdef __cplusplus
 }

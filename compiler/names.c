@@ -85,5 +85,19 @@ bool lanes_name_deferred(const char *name, size_t length)
 {
     size_t n = 0;
     const char *id = lanes_mangled_identifier(name, length, &n);
-    return id && n > sizeof deferred - 1 && memcmp(id, deferred, sizeof deferred - 1) == 0;
+    if (!id || n <= sizeof deferred - 1 || memcmp(id, deferred, sizeof deferred - 1) != 0)
+        return false;
+    /*
+     * Those of an OpenCL vector (the broadcasts of char4, ...; the ballot
+     * functions reading a uint4's bits at the work-item's lane) are the
+     * library's, made of scalar ones or of the work-item alone: linked at
+     * once, inlined, vectorized like any code. Their arguments passed under
+     * the x86-64 ABI (char4 as an i32, double16 in memory) would hide what
+     * the vectorizer needs to know.
+     */
+    const char *params = id + n, *end = name + length;
+    for (const char *p = params; p + 1 < end; p++)
+        if (p[0] == 'D' && p[1] == 'v')
+            return false;
+    return true;
 }

@@ -61,8 +61,9 @@ const char *lanes_mangled_identifier(const char *name, size_t length, size_t *n)
 
 /*
  * True when `name` (mangled) is of the family the vectorizer maps to vector
- * forms by name (sub_group_*): the first link of the library leaves them
- * out (compiler/builtins.c), the vectorizer knows them (vectorize/vz_subgroup.c).
+ * forms by name (sub_group_* of scalars): the first link of the library
+ * leaves them out (compiler/builtins.c), the vectorizer knows them
+ * (vectorize/vz_subgroup.c).
  */
 bool lanes_name_deferred(const char *name, size_t length);
 

@@ -32,6 +32,19 @@ static const cl_name_version device_extensions[] = {
     /* Double precision (builtins/math/math_double.cl, kernels-tests/test_math_double.c). */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
     /*
+     * The Khronos sub-group extensions (builtins/subgroup/, the vectorizer's
+     * forms in compiler/vectorize/vz_subgroup.c; kernels-tests/test_subgroup_ext.c,
+     * CTS test_subgroups).
+     */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_ballot"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_arithmetic"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_rotate"},
+    /*
      * Not cl_khr_subgroups: that extension promises that the sub-groups of a
      * work-group make independent forward progress (the CTS's ifp_ext
      * checks it), and Lanes runs them in turns. Sub-groups are offered as

@@ -9,6 +9,7 @@
 #include <clang/Basic/Version.h>
 #include <clang/Basic/DiagnosticDriver.h>
 #include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Sema/Sema.h>
 #include <clang/Driver/Options.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/TextDiagnosticBuffer.h>
@@ -186,6 +187,61 @@ constexpr const char *header_extensions[] = {"cl_intel_subgroups", "cl_intel_sub
                                              "cl_intel_subgroups_char", "cl_intel_subgroups_long",
                                              "cl_intel_subgroup_local_block_io"};
 constexpr size_t clang_defined_header_extensions = 2;
+
+// The Khronos sub-group extensions: Clang 19 knows their built-ins (its
+// tables declare them when the macro is defined) but defines the macros in
+// opencl-c-base.h for SPIR targets only, from OpenCL C 2.0 on. The bridge
+// defines those the caller's -cl-ext turns on, under the same condition,
+// and lets their pragma pass (emit_action).
+constexpr const char *subgroup_extensions[] = {
+    "cl_khr_subgroup_extended_types",   "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",           "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",          "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
+
+// Clang warns on `#pragma OPENCL EXTENSION <name> : enable` for any name
+// its own table does not mark as taking the pragma, on every target; these
+// extensions need no pragma, but programs written for other drivers enable
+// them anyway, and one built with -Werror must compile. The action accepts
+// the pragma for each extension the caller's -cl-ext turns on.
+class emit_action : public clang::EmitLLVMOnlyAction
+{
+  public:
+    emit_action(llvm::LLVMContext *ctx, std::vector<std::string> pragmas)
+        : EmitLLVMOnlyAction(ctx), pragmas_(std::move(pragmas))
+    {
+    }
+
+  protected:
+    void ExecuteAction() override
+    {
+        clang::CompilerInstance &ci = getCompilerInstance();
+        if (!pragmas_.empty() && ci.hasASTConsumer() && !ci.hasSema())
+            ci.createSema(getTranslationUnitKind(), nullptr);
+        if (ci.hasSema())
+            for (const std::string &name : pragmas_)
+                ci.getSema().getOpenCLOptions().acceptsPragma(name);
+        EmitLLVMOnlyAction::ExecuteAction();
+    }
+
+  private:
+    std::vector<std::string> pragmas_;
+};
+
+// Those of them the caller's -cl-ext turns on, for a program of OpenCL C 2.0 or later.
+std::vector<std::string> subgroup_extensions_on(const clang::CompilerInstance &ci,
+                                                const arg_vector &caller)
+{
+    constexpr size_t count = sizeof subgroup_extensions / sizeof *subgroup_extensions;
+    std::vector<std::string> names;
+    if (ci.getLangOpts().getOpenCLCompatibleVersion() < 200)
+        return names;
+    const std::vector<bool> on = cl_ext_state(caller, subgroup_extensions, count);
+    for (size_t i = 0; i < count; i++)
+        if (on[i])
+            names.emplace_back(subgroup_extensions[i]);
+    return names;
+}
 
 // Where the header lives in the in-memory file system: a directory no -I
 // names, so that programs can neither include it again nor shadow it.
@@ -378,6 +434,9 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
         if (!memory->addFile(name, 0, llvm::MemoryBuffer::getMemBufferCopy(text, name)))
             report(diags, "in-memory file '" + name + "' is given twice with different contents");
     };
+    const std::vector<std::string> subgroup_names = subgroup_extensions_on(ci, caller);
+    for (const std::string &name : subgroup_names)
+        ci.getPreprocessorOpts().addMacroDef(name + "=1");
     if (add_extensions_header(ci, req, caller)) {
         // First, so that a caller's file of the same name is the one refused.
         // Embedded with a NUL after its last byte: no copy needed.
@@ -402,7 +461,7 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
 
     // The action generates into the caller's context, so the module needs
     // no copy and belongs to the caller from the start.
-    clang::EmitLLVMOnlyAction action(&ctx);
+    emit_action action(&ctx, subgroup_names);
     if (!ci.ExecuteAction(action))
         return nullptr;
     return action.takeModule();

@@ -120,8 +120,10 @@ void vz_build_return(struct vz *v, LLVMBuilderRef b);
 /*
  * The vector form of a sub-group function (vz_subgroup.c): its result is
  * uniform ('u': returned) or varying ('v': stored through a first pointer
- * parameter); each operand is passed as a pointer to its vector ('v') or
- * as the scalar of a uniform value ('u'); a last i32 holds the active lanes.
+ * parameter); each operand is passed as a pointer to its vector ('v'), as
+ * the scalar of a uniform value ('u'), or, for an integer predicate, as an
+ * i32 of its lanes' truth ('b': bit l set when lane l's value is non-zero);
+ * a last i32 holds the active lanes.
  */
 struct vz_sg_form {
     char result;

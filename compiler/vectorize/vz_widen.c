@@ -997,14 +997,20 @@ static LLVMValueRef entry_slot(struct vz *v, LLVMTypeRef t)
     return a;
 }
 
+/* Lanes of an <W x i1> as an i32 bit mask (bit l: lane l). */
+static LLVMValueRef lane_bits(struct vz *v, LLVMValueRef m)
+{
+    LLVMValueRef bits = LLVMBuildBitCast(v->b, m, LLVMIntTypeInContext(v->ctx, v->w), "");
+    return v->w < 32 ? LLVMBuildZExt(v->b, bits, v->i32, "") : bits;
+}
+
 /* The active lanes as an i32 bit mask (bit l: lane l). */
 static LLVMValueRef mask_bits(struct vz *v)
 {
     LLVMValueRef m = mask(v);
     if (!m)
         return LLVMConstInt(v->i32, v->w >= 32 ? 0xffffffffu : (1u << v->w) - 1, 0);
-    LLVMValueRef bits = LLVMBuildBitCast(v->b, m, LLVMIntTypeInContext(v->ctx, v->w), "");
-    return v->w < 32 ? LLVMBuildZExt(v->b, bits, v->i32, "") : bits;
+    return lane_bits(v, m);
 }
 
 /* The value of `x` in the first active lane (lane 0 when none is). */
@@ -1023,20 +1029,23 @@ static LLVMValueRef first_active(struct vz *v, LLVMValueRef x)
 
 /*
  * A sub-group function: one call of its vector form (vz_subgroup.c), which
- * sees every lane's operand and the active lanes.
+ * sees every lane's operand and the active lanes. The functions of OpenCL
+ * vectors are the library's, made of calls of the scalar ones (names.c).
  */
 static LLVMValueRef widen_sg_call(struct vz *v, LLVMValueRef i, const char *name,
                                   const struct vz_sg_form *form)
 {
     char vname[256];
     LLVMTypeRef t = LLVMTypeOf(i);
-    if (!vz_sg_form_name(name, v->w, vname, sizeof vname) || !plain_scalar(v, t)) {
-        vz_refuse(v, i, "a sub-group function of a type with no vector form");
-        return NULL;
-    }
     unsigned n = (unsigned)LLVMGetNumArgOperands(i);
     if (strlen(form->params) != n) {
         vz_refuse(v, i, "a sub-group function called with unexpected operands");
+        return NULL;
+    }
+    /* A uniform result may be an OpenCL vector (sub_group_ballot's uint4); a varying one not. */
+    if (!vz_sg_form_name(name, v->w, vname, sizeof vname) ||
+        (form->result == 'v' ? !plain_scalar(v, t) : !vec_type(v, t))) {
+        vz_refuse(v, i, "a sub-group function of a type with no vector form");
         return NULL;
     }
     LLVMTypeRef ptr = LLVMPointerTypeInContext(v->ctx, 0);
@@ -1051,13 +1060,23 @@ static LLVMValueRef widen_sg_call(struct vz *v, LLVMValueRef i, const char *name
     }
     for (unsigned a = 0; a < n; a++) {
         LLVMValueRef op = LLVMGetOperand(i, a);
-        if (form->params[a] == 'v') {
-            LLVMTypeRef vt = vec_type(v, LLVMTypeOf(op));
-            if (!plain_scalar(v, LLVMTypeOf(op)) || !vt) {
+        if (!plain_scalar(v, LLVMTypeOf(op))) {
+            vz_refuse(v, i, "a sub-group function of a type with no vector form");
+            return NULL;
+        }
+        if (form->params[a] == 'b') {
+            /* A predicate's lanes as bits: one comparison into a mask register. */
+            LLVMTypeRef ot = LLVMTypeOf(op);
+            if (LLVMGetTypeKind(ot) != LLVMIntegerTypeKind) {
                 vz_refuse(v, i, "a sub-group function of a type with no vector form");
                 return NULL;
             }
-            LLVMValueRef slot = entry_slot(v, vt);
+            LLVMValueRef ne =
+                LLVMBuildICmp(v->b, LLVMIntNE, vector(v, op), LLVMConstNull(vec_type(v, ot)), "");
+            types[k] = v->i32;
+            args[k++] = lane_bits(v, ne);
+        } else if (form->params[a] == 'v') {
+            LLVMValueRef slot = entry_slot(v, vec_type(v, LLVMTypeOf(op)));
             LLVMBuildStore(v->b, vector(v, op), slot);
             types[k] = ptr;
             args[k++] = slot;

@@ -464,6 +464,45 @@ static void test_features_gate_builtins(void **state)
     LLVMContextDispose(ctx);
 }
 
+/*
+ * A Khronos sub-group extension that -cl-ext turns on: its macro is defined
+ * from OpenCL C 2.0 on, Clang declares its built-ins, and its pragma, which
+ * it does not need, passes under -Werror; off, none of that.
+ */
+static void test_subgroup_extensions(void **state)
+{
+    (void)state;
+    static const char *const on[] = {
+        "-cl-std=CL3.0", "-cl-ext=-all,+__opencl_c_subgroups,+cl_khr_subgroup_ballot", "-Werror"};
+    static const char *const off[] = {"-cl-std=CL3.0", "-cl-ext=-all,+__opencl_c_subgroups",
+                                      "-Werror"};
+    static const char *const old[] = {"-cl-std=CL1.2", "-cl-ext=-all,+cl_khr_subgroup_ballot"};
+    struct job job = {.source = "#pragma OPENCL EXTENSION cl_khr_subgroup_ballot : enable\n"
+                                "#ifndef cl_khr_subgroup_ballot\n"
+                                "#error no cl_khr_subgroup_ballot\n"
+                                "#endif\n"
+                                "kernel void k(global uint *a) { a[0] = sub_group_ballot(1).x; }\n",
+                      .args = on,
+                      .num_args = ARRAY_SIZE(on)};
+    LLVMContextRef ctx = LLVMContextCreate();
+    char *log;
+    LLVMModuleRef m = compile_ok(ctx, &job, &log);
+    assert_string_equal(log, "");
+    free(log);
+    assert_non_null(LLVMGetNamedFunction(m, "_Z16sub_group_balloti"));
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    job.args = off;
+    log = compile_fails(&job);
+    assert_contains(log, "OpenCL extension 'cl_khr_subgroup_ballot' unknown");
+    free(log);
+    job.args = old;
+    job.num_args = ARRAY_SIZE(old);
+    log = compile_fails(&job);
+    assert_contains(log, "no cl_khr_subgroup_ballot");
+    free(log);
+}
+
 struct thread_job {
     const char *name;
     bool ok;
@@ -519,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_features_gate_builtins),
+        cmocka_unit_test(test_subgroup_extensions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,8 @@
  * follow the work-items' linear order at every width. Sub-group functions
  * sit in uniform control flow too, in identities whose value does not
  * depend on the width (an inclusive minus an exclusive scan is the value
- * itself). x / 0 and
+ * itself); the non-uniform ones (cl_khr_subgroup_*) anywhere, in identities
+ * that hold for any set of active work-items. x / 0 and
  * INT_MIN / -1 are generated on purpose: Lanes gives them a value, which
  * must not depend on the width.
  */
@@ -573,12 +574,19 @@ static void loop(struct gen *g, unsigned depth)
     }
 }
 
+static void nonuniform_stmt(struct gen *g);
+
 static void stmt(struct gen *g, unsigned depth)
 {
     struct rng *r = &g->r;
     for (;;) {
-        switch (below(r, 20)) {
+        switch (below(r, 21)) {
         default: assign(g); return;
+        case 19:
+            if (!on(g, F_SUBGROUPS))
+                continue;
+            nonuniform_stmt(g);
+            return;
         case 8: {
             enum type t = any_type(g);
             char *e = expr(g, t, g->cfg->expr_depth);
@@ -750,6 +758,80 @@ static void subgroup_stmt(struct gen *g)
         break;
     }
     free(e);
+}
+
+/*
+ * A statement of the non-uniform sub-group functions, anywhere (divergent
+ * branches, loops, after a return): each identity holds for any set of
+ * active work-items, so the effect is the same at every width, and a lane
+ * the mask should leave out but does not breaks it.
+ */
+static void nonuniform_stmt(struct gen *g)
+{
+    struct rng *r = &g->r;
+    unsigned v = below(r, NV);
+    char *e = expr(g, T_INT, g->cfg->expr_depth), *u = expr(g, T_UINT, g->cfg->expr_depth);
+    switch (below(r, 8)) {
+    case 0:
+        line(g,
+             "i%u = ADD(i%u, SUB(sub_group_non_uniform_scan_inclusive_add(%s), "
+             "sub_group_non_uniform_scan_exclusive_add(%s)));",
+             v, v, e, e);
+        break;
+    case 1:
+        line(g,
+             "u%u += (sub_group_non_uniform_scan_inclusive_mul(%s) - "
+             "sub_group_non_uniform_scan_exclusive_mul(%s) * (%s)) + "
+             "(sub_group_non_uniform_scan_inclusive_xor(%s) ^ "
+             "sub_group_non_uniform_scan_exclusive_xor(%s));",
+             v, u, u, u, u, u);
+        break;
+    case 2:
+        line(g,
+             "i%u = ADD(i%u, (char)(sub_group_non_uniform_scan_inclusive_add((char)(%s)) - "
+             "sub_group_non_uniform_scan_exclusive_add((char)(%s))) + "
+             "(sub_group_non_uniform_reduce_max((short)(%s)) >= (short)(%s)));",
+             v, v, e, e, e, e);
+        break;
+    case 3:
+        line(g,
+             "u%u ^= (uint)sub_group_ballot_bit_extract(sub_group_ballot(%s), "
+             "get_sub_group_local_id()) + 2u * (uint)sub_group_inverse_ballot("
+             "sub_group_ballot(%s)) + 4u * (uint)(%s);",
+             v, e, e, e);
+        break;
+    case 4:
+        line(g,
+             "i%u = ADD(i%u, sub_group_shuffle(%s, get_sub_group_local_id()) ^ "
+             "sub_group_shuffle_xor(%s, 0u) ^ sub_group_shuffle_up(%s, 0u) ^ "
+             "sub_group_rotate(%s, 0) ^ sub_group_clustered_reduce_add(%s, 1u));",
+             v, v, e, e, e, e, e);
+        break;
+    case 5:
+        line(g,
+             "u%u += (uint)sub_group_non_uniform_reduce_add(sub_group_elect()) + "
+             "(uint)sub_group_non_uniform_all(1) + (uint)sub_group_non_uniform_any(1) + "
+             "sub_group_ballot_inclusive_scan(sub_group_ballot(1)) - "
+             "sub_group_ballot_exclusive_scan(sub_group_ballot(1));",
+             v);
+        break;
+    case 6:
+        line(g,
+             "u%u += (uint)(sub_group_broadcast_first(%s) == sub_group_shuffle(%s, "
+             "sub_group_ballot_find_lsb(sub_group_ballot(1)))) + "
+             "(uint)sub_group_non_uniform_all_equal(sub_group_broadcast_first(%s));",
+             v, u, u, u);
+        break;
+    default:
+        line(g,
+             "u%u += (uint)(sub_group_non_uniform_reduce_min(%s) <= (%s)) + "
+             "(uint)(sub_group_non_uniform_reduce_and(%s) == (sub_group_non_uniform_reduce_and(%s) "
+             "& (%s))) + popcount(sub_group_ballot(1).x & get_sub_group_eq_mask().x);",
+             v, u, u, u, u, u);
+        break;
+    }
+    free(e);
+    free(u);
 }
 
 static const char preamble[] =
