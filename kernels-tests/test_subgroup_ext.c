@@ -3,12 +3,16 @@
  * The eight Khronos sub-group extensions (OpenCL C 3.0 6.15.14.x):
  * cl_khr_subgroup_extended_types, _non_uniform_vote, _ballot,
  * _non_uniform_arithmetic, _shuffle, _shuffle_relative, _clustered_reduce
- * and _rotate, every function at every type it takes, against a host model
- * of the active-lane mask. Each function runs in uniform control flow,
- * under a data-dependent branch, and in a loop whose trip count varies per
- * work-item (the last iteration's result is checked, with the lanes still
- * looping as the active ones); and over work-groups whose size is and is
- * not a multiple of the width, with a non-uniform last work-group.
+ * and _rotate, every function at every type it takes (vectors of 2 to 16
+ * for the broadcasts), against a host model of the active-lane mask. Each
+ * function runs in uniform control flow and under a data-dependent branch
+ * at every type, and in a loop whose trip count varies per work-item at two
+ * types (the last iteration's result is checked, with the lanes still
+ * looping as the active ones); those that the whole sub-group must meet
+ * (extended types) in uniform flow only. Work-groups are of 40 with a last
+ * one of 20 (partial sub-groups at W = 16 and 32), and for int and double
+ * also of 24 (at W = 32, one sub-group whose maximum size, 24, is no power
+ * of two).
  * Sub-groups are the work-items of local ids k * M .. k * M + M - 1, M as
  * the kernel reports get_max_sub_group_size(). Only what the spec defines is
  * checked: a lane whose source lane is inactive or out of range is not.
@@ -260,12 +264,15 @@ static bool op_takes(enum type t, enum op op)
 }
 
 /*
- * Checks are compiled in kernels of CHUNK calls: the compile time of a kernel grows faster
+ * Checks are compiled in kernels of CHUNK calls, those with vector operands
+ * in kernels of VEC_CHUNK of their own (char16 broadcasts at W = 32 cost as
+ * much as 40 scalar calls, and more again beside them): the compile time of a kernel grows faster
  * than its number of calls at W = 32 (every call of a type in one kernel
  * per mode takes twice as long), while each kernel has a fixed cost that
  * dominates at W = 1 (kernels of 8 calls take twice as long as of 64).
  */
 #define CHUNK 64
+#define VEC_CHUNK 5
 
 /*
  * Which types' loops hold each function: the loop kernel, with its masks
@@ -294,9 +301,15 @@ static void choose_loop_types(enum type t, struct checks *c)
 
 static void assign_chunks(struct checks *c)
 {
+    unsigned scalars = 0, vectors = 0;
     for (unsigned i = 0; i < c->n; i++)
-        c->list[i].chunk = i / CHUNK;
-    c->chunks = (c->n + CHUNK - 1) / CHUNK;
+        if (c->list[i].kind != K_VEC)
+            c->list[i].chunk = scalars++ / CHUNK;
+    unsigned first = (scalars + CHUNK - 1) / CHUNK;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->list[i].kind == K_VEC)
+            c->list[i].chunk = first + vectors++ / VEC_CHUNK;
+    c->chunks = first + (vectors + VEC_CHUNK - 1) / VEC_CHUNK;
 }
 
 /* The checks of type t among the extensions `on`. */
