@@ -460,6 +460,23 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
     return (lanes_launcher_fn)fn;
 
 narrow:;
+    /*
+     * A kernel that requires its sub-group size (cl_intel_required_subgroup_size:
+     * get_max_sub_group_size() is guaranteed) cannot run narrower: it fails, saying why.
+     */
+    if (k->reqd_sub_group_size == spec->width) {
+        size_t n = strlen(why);
+        while (n && why[n - 1] == '\n')
+            why[--n] = 0;
+        char buf[1300];
+        snprintf(buf, sizeof buf,
+                 "lanes: kernel %s: requires sub-groups of %u work-items "
+                 "(intel_reqd_sub_group_size), and cannot be vectorized: %.1000s\n",
+                 k->name, k->reqd_sub_group_size, why);
+        *log = strdup(buf);
+        free(why);
+        return NULL;
+    }
     /* The kernel still runs, a work-item per sub-group, and the build log says why. */
     struct lanes_specialization one = *spec;
     one.width = 1;

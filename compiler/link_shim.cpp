@@ -53,11 +53,13 @@ extern "C" int lanes_link_only_needed(LLVMModuleRef dst_ref, LLVMModuleRef src_r
     // what the library's optimizer inferred from them: a width-1 sub-group
     // function `returned` its operand and touched no memory, which would
     // let LLVM fold or move the call the vectorizer must see where it is.
+    // Declarations of them (another chunk's calls) carry the same inferences.
     if (skip)
         for (llvm::Function &f : *src) {
-            if (f.isDeclaration() || !skip(f.getName().data(), f.getName().size()))
+            if (!skip(f.getName().data(), f.getName().size()))
                 continue;
-            f.deleteBody();
+            if (!f.isDeclaration())
+                f.deleteBody();
             for (unsigned a = 0; a < f.arg_size(); a++)
                 f.removeParamAttr(a, llvm::Attribute::Returned);
             for (llvm::Attribute::AttrKind k :

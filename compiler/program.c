@@ -6,6 +6,7 @@
  * share one.
  */
 #include "program.h"
+#include "width.h"
 
 #include "builtins.h"
 #include "cache.h"
@@ -419,6 +420,27 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
         append_log(log, "lanes: cannot read the kernels' argument metadata\n");
         return -1;
     }
+    /* A sub-group size the device does not offer fails the build (cl_intel_required_subgroup_size).
+     */
+    for (size_t i = 0; i < pm->num_kernels; i++) {
+        const struct lanes_kernel_info *k = &pm->kernels[i];
+        if (k->reqd_sub_group_size && !lanes_sub_group_size_offered(k->reqd_sub_group_size)) {
+            size_t sizes[3];
+            unsigned n = lanes_sub_group_sizes(sizes);
+            char line[512], list[64] = "";
+            for (unsigned j = 0; j < n; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%zu", j ? ", " : "",
+                         sizes[j]);
+            snprintf(line, sizeof line,
+                     "lanes: kernel %s: intel_reqd_sub_group_size(%u) is not a sub-group size "
+                     "of this device (%s)\n",
+                     k->name, k->reqd_sub_group_size, list);
+            append_log(log, line);
+            rc = -1;
+        }
+    }
+    if (rc != 0)
+        return -1;
     if (executable && lanes_builtins_check_undefined(m, log) != 0)
         return -1;
     /* An executable's variables are its own: launchers of other programs share the JIT. */

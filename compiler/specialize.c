@@ -438,13 +438,20 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
  * never duplicates a block that has one). Jump threading removes Clang's
  * cleanup destination slots (a phi of constants and a switch on it after a
  * break out of a scope with locals), which would otherwise become an exit
- * code blended in every iteration of a linearized loop.
+ * code blended in every iteration of a linearized loop. Small loops of a
+ * constant trip count are unrolled in full, and SROA runs again, so that a
+ * work-item's private array indexed by their counters (a GPU kernel's
+ * register tile, float acc[4][4]) becomes values, not memory the vectorizer
+ * would reach with gathers and scatters; unrolling only in full keeps every
+ * convergent call where all the lanes that reached the loop meet it.
  */
 static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
     const char *passes = "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,"
-                         "jump-threading,simplifycfg)";
+                         "jump-threading,simplifycfg,"
+                         "loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>,"
+                         "instcombine<no-verify-fixpoint>,simplifycfg,sroa)";
     if (lanes_host_run_passes(m, passes, &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);

@@ -39,8 +39,7 @@ uint32_t lanes_width_policy(const struct lanes_kernel_info *k, const size_t loca
     uint32_t forced = forced_width();
     if (forced)
         return forced;
-    if (k && (k->reqd_sub_group_size == 8 || k->reqd_sub_group_size == 16 ||
-              k->reqd_sub_group_size == 32))
+    if (k && lanes_sub_group_size_offered(k->reqd_sub_group_size))
         return k->reqd_sub_group_size;
     uint32_t w = lanes_preferred_width();
     /* The widest width that divides a row, so that no sub-group straddles two. */
@@ -54,4 +53,25 @@ uint32_t lanes_min_width(void)
 {
     uint32_t forced = forced_width();
     return forced ? forced : 8;
+}
+
+unsigned lanes_sub_group_sizes(size_t out[3])
+{
+    /* 32 lanes fill two AVX-512 registers of floats; with AVX2 it would take four. */
+    unsigned n = 0;
+    out[n++] = 8;
+    out[n++] = 16;
+    if (lanes_host()->isa == LANES_ISA_AVX512)
+        out[n++] = 32;
+    return n;
+}
+
+bool lanes_sub_group_size_offered(size_t n)
+{
+    size_t sizes[3];
+    unsigned count = lanes_sub_group_sizes(sizes);
+    for (unsigned i = 0; i < count; i++)
+        if (sizes[i] == n)
+            return true;
+    return false;
 }

@@ -5,6 +5,7 @@
 
 #include "program.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,5 +26,15 @@ uint32_t lanes_preferred_width(void);
 
 /* The narrowest width the policy may choose: 8 (or the forced width). */
 uint32_t lanes_min_width(void);
+
+/*
+ * The sub-group sizes a kernel may require (intel_reqd_sub_group_size,
+ * CL_DEVICE_SUB_GROUP_SIZES_INTEL): 8, 16 and 32 with AVX-512, 8 and 16
+ * otherwise; written to out[0..2], their number returned.
+ */
+unsigned lanes_sub_group_sizes(size_t out[3]);
+
+/* Whether a kernel may require sub-groups of n work-items. */
+bool lanes_sub_group_size_offered(size_t n);
 
 #endif

@@ -265,6 +265,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
         return LANES_INFO(out, size_t, kernel_preferred_width(kernel));
     case CL_KERNEL_PRIVATE_MEM_SIZE: return LANES_INFO(out, cl_ulong, 0);
+    /* cl_intel_required_subgroup_size: no register file to spill from, so none. */
+    case CL_KERNEL_SPILL_MEM_SIZE_INTEL: return LANES_INFO(out, cl_ulong, 0);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         LANES_FAIL(CL_INVALID_VALUE, "only for built-in kernels or custom devices");
     }
@@ -444,6 +446,9 @@ static cl_int sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_su
             out, size_t,
             max_sub_groups(k, kernel_preferred_width(kernel) == 1 ? 1 : lanes_min_width()));
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return LANES_INFO(out, size_t, 0);
+    /* cl_intel_required_subgroup_size: the kernel's intel_reqd_sub_group_size, or 0. */
+    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+        return LANES_INFO(out, size_t, (size_t)k->reqd_sub_group_size);
     }
     LANES_FAIL(CL_INVALID_VALUE, "unknown param_name");
 }

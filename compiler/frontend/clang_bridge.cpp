@@ -183,9 +183,13 @@ arg_vector header_only_feature_defines(const arg_vector &caller)
 // from OpenCL C 1.2 on; it accepts the others in -cl-ext but defines
 // nothing, so the bridge defines them, under the same condition since they
 // require cl_intel_subgroups.
-constexpr const char *header_extensions[] = {"cl_intel_subgroups", "cl_intel_subgroups_short",
-                                             "cl_intel_subgroups_char", "cl_intel_subgroups_long",
-                                             "cl_intel_subgroup_local_block_io"};
+constexpr const char *header_extensions[] = {"cl_intel_subgroups",
+                                             "cl_intel_subgroups_short",
+                                             "cl_intel_subgroups_char",
+                                             "cl_intel_subgroups_long",
+                                             "cl_intel_subgroup_local_block_io",
+                                             "cl_intel_subgroup_buffer_prefetch",
+                                             "cl_intel_required_subgroup_size"};
 constexpr size_t clang_defined_header_extensions = 2;
 
 // The Khronos sub-group extensions: Clang 19 knows their built-ins (its
@@ -200,10 +204,11 @@ constexpr const char *subgroup_extensions[] = {
     "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
 
 // Clang warns on `#pragma OPENCL EXTENSION <name> : enable` for any name
-// its own table does not mark as taking the pragma, on every target; these
-// extensions need no pragma, but programs written for other drivers enable
-// them anyway, and one built with -Werror must compile. The action accepts
-// the pragma for each extension the caller's -cl-ext turns on.
+// its own table does not mark as taking the pragma, on every target; the
+// Khronos sub-group extensions need no pragma, Intel's newer ones are not in
+// the table, but programs written for other drivers enable them anyway, and
+// one built with -Werror must compile. The action accepts the pragma for
+// each such extension the caller's -cl-ext turns on.
 class emit_action : public clang::EmitLLVMOnlyAction
 {
   public:
@@ -227,6 +232,13 @@ class emit_action : public clang::EmitLLVMOnlyAction
   private:
     std::vector<std::string> pragmas_;
 };
+
+// Extensions of other drivers' programs whose pragma Clang 19 does not know
+// (it knows cl_intel_subgroups and cl_intel_subgroups_short): accepted,
+// when -cl-ext turns them on, at every OpenCL C version.
+constexpr const char *pragma_only_extensions[] = {
+    "cl_intel_subgroups_char", "cl_intel_subgroups_long", "cl_intel_subgroup_local_block_io",
+    "cl_intel_required_subgroup_size", "cl_intel_subgroup_buffer_prefetch"};
 
 // Those of them the caller's -cl-ext turns on, for a program of OpenCL C 2.0 or later.
 std::vector<std::string> subgroup_extensions_on(const clang::CompilerInstance &ci,
@@ -437,6 +449,14 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
     const std::vector<std::string> subgroup_names = subgroup_extensions_on(ci, caller);
     for (const std::string &name : subgroup_names)
         ci.getPreprocessorOpts().addMacroDef(name + "=1");
+    std::vector<std::string> pragmas = subgroup_names;
+    {
+        constexpr size_t count = sizeof pragma_only_extensions / sizeof *pragma_only_extensions;
+        const std::vector<bool> on = cl_ext_state(caller, pragma_only_extensions, count);
+        for (size_t i = 0; i < count; i++)
+            if (on[i])
+                pragmas.emplace_back(pragma_only_extensions[i]);
+    }
     if (add_extensions_header(ci, req, caller)) {
         // First, so that a caller's file of the same name is the one refused.
         // Embedded with a NUL after its last byte: no copy needed.
@@ -461,7 +481,7 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
 
     // The action generates into the caller's context, so the module needs
     // no copy and belongs to the caller from the start.
-    emit_action action(&ctx, subgroup_names);
+    emit_action action(&ctx, std::move(pragmas));
     if (!ci.ExecuteAction(action))
         return nullptr;
     return action.takeModule();

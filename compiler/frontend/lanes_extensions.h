@@ -131,6 +131,23 @@ LANES_BLOCK_IO(__local, ulong, _ul)
 #endif
 #endif
 
+/* Prefetches of the block a block read of the same arguments would read. */
+#ifdef cl_intel_subgroup_buffer_prefetch
+#define LANES_PREFETCH_N(T, SUFFIX, N)                                                             \
+    void LANES_SG intel_sub_group_block_prefetch##SUFFIX##N(const __global T *p);
+#define LANES_PREFETCH(T, SUFFIX)                                                                  \
+    LANES_PREFETCH_N(T, SUFFIX, )                                                                  \
+    LANES_PREFETCH_N(T, SUFFIX, 2) LANES_PREFETCH_N(T, SUFFIX, 4) LANES_PREFETCH_N(T, SUFFIX, 8)
+LANES_PREFETCH(uchar, _uc)
+LANES_PREFETCH_N(uchar, _uc, 16)
+LANES_PREFETCH(ushort, _us)
+LANES_PREFETCH_N(ushort, _us, 16)
+LANES_PREFETCH(uint, _ui)
+LANES_PREFETCH(ulong, _ul)
+#undef LANES_PREFETCH_N
+#undef LANES_PREFETCH
+#endif
+
 /* The program sees none of the helper macros (LANES_EXTENSIONS_H tells it, and
  * the tests, that the header is there). */
 #undef LANES_SG
