@@ -9,10 +9,10 @@
  * at every type, and in a loop whose trip count varies per work-item at two
  * types (the last iteration's result is checked, with the lanes still
  * looping as the active ones); those that the whole sub-group must meet
- * (extended types) in uniform flow only. Work-groups are of 40 with a last
- * one of 20 (partial sub-groups at W = 16 and 32), and for int and double
- * also of 24 (at W = 32, one sub-group whose maximum size, 24, is no power
- * of two).
+ * (extended types) in uniform flow only; non-uniform broadcasts of vectors
+ * at two types per width (see runs_in). Work-groups are of 40 with a last
+ * one of 20 (partial sub-groups at W = 16 and 32), and for int also of 24
+ * (at W = 32, one sub-group whose maximum size, 24, is no power of two).
  * Sub-groups are the work-items of local ids k * M .. k * M + M - 1, M as
  * the kernel reports get_max_sub_group_size(). Only what the spec defines is
  * checked: a lane whose source lane is inactive or out of range is not.
@@ -266,12 +266,13 @@ static bool op_takes(enum type t, enum op op)
 /*
  * Checks are compiled in kernels of CHUNK calls, those with vector operands
  * in kernels of VEC_CHUNK of their own (char16 broadcasts at W = 32 cost as
- * much as 40 scalar calls, and more again beside them): the compile time of a kernel grows faster
- * than its number of calls at W = 32 (every call of a type in one kernel
- * per mode takes twice as long), while each kernel has a fixed cost that
- * dominates at W = 1 (kernels of 8 calls take twice as long as of 64).
+ * much as 40 scalar calls, and more again beside them). The compile time
+ * of a kernel grows faster than its number of calls at W = 32 (every call
+ * of a type in one kernel per mode takes twice as long), while each kernel
+ * has a fixed cost that dominates at W = 1 (kernels of 8 calls take twice
+ * as long as of 64); 32 is the fastest at W = 32.
  */
-#define CHUNK 64
+#define CHUNK 32
 #define VEC_CHUNK 5
 
 /*
@@ -421,10 +422,16 @@ static void free_checks(struct checks *c)
 
 /*
  * Whether check k runs in `mode`: those that need the whole sub-group run
- * in uniform flow only, and the loop holds each function at two types.
+ * in uniform flow only, and the loop holds each function at two types. So
+ * does every mode for sub_group_non_uniform_broadcast of vectors (each
+ * width at two types; its scalars run at every type, and
+ * sub_group_broadcast of every vector type in uniform flow): vector
+ * broadcasts of char and short cost a third of the compile time at W = 32.
  */
 static bool runs_in(const struct check *k, enum mode mode)
 {
+    if (k->fn == F_NU_BROADCAST && k->kind == K_VEC)
+        return k->loop;
     return mode == UNIFORM || (!k->uniform && (mode == DIVERGE || k->loop));
 }
 
@@ -559,9 +566,9 @@ static void append_kernel(char **src, const struct checks *c, struct part sel, e
 
 /*
  * The launches: full and partial sub-groups (40 at W = 16 and 32), with a
- * non-uniform last work-group (20); for int and double also work-groups of
- * 24: one sub-group of 24 at W = 32, a maximum size that is no power of
- * two, and a last group of 4. Each work-group size is a compile.
+ * non-uniform last work-group (20); for int also work-groups of 24: one
+ * sub-group of 24 at W = 32, a maximum size that is no power of two, and a
+ * last group of 4. Each work-group size is a compile.
  */
 static const struct {
     size_t global, local;
@@ -1163,7 +1170,7 @@ static void run_type(enum type t, const bool *on)
         for (enum mode m = UNIFORM; m < NUM_MODES; m++)
             split[k * NUM_MODES + m] = !whole;
     for (size_t si = 0; si < NUM_SHAPES; si++) {
-        if (!shapes[si].all_types && t != INT && t != DOUBLE)
+        if (!shapes[si].all_types && t != INT)
             continue;
         struct inputs in;
         make_inputs(t, shapes[si].global, shapes[si].local, &in);
