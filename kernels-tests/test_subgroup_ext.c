@@ -235,6 +235,10 @@ struct checks {
 static void add_check(struct checks *c, enum ext ext, enum fn fn, enum op op, unsigned cs,
                       enum kind kind, bool uniform, char *call)
 {
+    if (c->n == sizeof c->list / sizeof *c->list) {
+        fprintf(stderr, "FATAL: more than %u checks\n", c->n);
+        exit(1);
+    }
     struct check *k = &c->list[c->n++];
     *k = (struct check){
         .ext = ext, .fn = fn, .op = op, .cs = cs, .kind = kind, .uniform = uniform, .call = call};
@@ -1246,6 +1250,7 @@ int main(void)
         KT_FAIL("the device lists __opencl_c_subgroups but none of the eight sub-group extensions");
     for (enum type t = CHAR; t < NUM_TYPES; t++)
         run_type(t, on);
+    /* A check: one function at one type in one mode over one launch. */
     printf("%-40s %-8s %8s %8s\n", "extension", "listed", "checks", "failed");
     for (unsigned x = 0; x < NUM_EXTS; x++)
         printf("%-40s %-8s %8u %8u\n", ext_names[x], on[x] ? "yes" : "no", tally.run[x],
