@@ -6,6 +6,7 @@
 #include "platform.h"
 
 #include "../compiler/host.h"
+#include "../compiler/width.h"
 #include "exec/exec.h"
 #include "machine.h"
 
@@ -44,6 +45,17 @@ static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_rotate"},
+    /*
+     * Intel's sub-group extensions (builtins/subgroup/intel.cl, declared by
+     * compiler/frontend/lanes_extensions.h; kernels-tests/test_intel_subgroups.c).
+     */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_short"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_char"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_long"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroup_local_block_io"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_required_subgroup_size"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroup_buffer_prefetch"},
     /*
      * Not cl_khr_subgroups: that extension promises that the sub-groups of a
      * work-group make independent forward progress (the CTS's ifp_ext
@@ -164,7 +176,7 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     /* What OpenCL 3.0 requires of a device with double precision; the CPU has it all. */
     dev->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                             CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
-    dev->num_sub_group_sizes = 0;
+    dev->num_sub_group_sizes = lanes_sub_group_sizes(dev->sub_group_sizes);
 
     char id[512], machine_id[64];
     read_machine_id(machine_id, sizeof machine_id);

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SGEMM written as GPU libraries write it for Intel's sub-groups
+ * (kernels-tests/sgemm_kernel.h: block reads of A and B, A broadcast with
+ * intel_sub_group_shuffle, reqd_work_group_size(SG, 4, 1) with
+ * intel_reqd_sub_group_size(SG)), C = A B at 2048 x 2048 x 2048, in
+ * GFLOP/s (2 N^3 flops), median of 5 runs after a warm-up, on every platform
+ * the loader lists that offers cl_intel_subgroups and
+ * cl_intel_required_subgroup_size, for each sub-group size it offers (8 and
+ * 16; 32 where offered), beside OpenBLAS's cblas_sgemm on the same
+ * matrices (libopenblas0, loaded at run time; a line says so when it is not
+ * installed) and the machine's FMA peak measured in C (bench_peak.h). The
+ * inputs are multiples of 1/8 below 1: C is checked exactly against
+ * OpenBLAS's where it ran (else on a sample of rows against a loop in C).
+ */
+#include "bench_peak.h"
+#include "sgemm_kernel.h"
+
+#include <CL/cl_ext.h>
+#include <dlfcn.h>
+
+enum { RUNS = 5, SIZE = 2048 };
+
+/* cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ...) */
+typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
+                               const float *, int, float, float *, int);
+
+static double gflops(double seconds)
+{
+    return 2.0 * SIZE * SIZE * SIZE / seconds / 1e9;
+}
+
+/* OpenBLAS's figure (0 if it is not installed), leaving its C in `c`. */
+static double openblas(const float *a, const float *b, float *c)
+{
+    void *lib = dlopen("libopenblas.so.0", RTLD_NOW);
+    cblas_sgemm_fn sgemm = lib ? (cblas_sgemm_fn)dlsym(lib, "cblas_sgemm") : NULL;
+    if (!sgemm) {
+        printf("  %-34s not installed (Debian: libopenblas0)\n", "OpenBLAS cblas_sgemm");
+        return 0;
+    }
+    double t[RUNS];
+    for (int r = -1; r < RUNS; r++) {
+        double t0 = bench_now_us();
+        sgemm(101, 111, 111, SIZE, SIZE, SIZE, 1.0f, a, SIZE, b, SIZE, 0.0f, c, SIZE);
+        if (r >= 0)
+            t[r] = (bench_now_us() - t0) / 1e6;
+    }
+    double g = gflops(bench_median(t, RUNS));
+    printf("  %-34s %7.1f GFLOP/s\n", "OpenBLAS cblas_sgemm", g);
+    return g;
+}
+
+/* Whether the device lists extension `name`. */
+static int has_extension(cl_device_id device, const char *name)
+{
+    size_t size = 0;
+    int found = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size) {
+        char *ext = malloc(size);
+        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
+            for (const char *p = ext; (p = strstr(p, name)) != NULL; p++)
+                if ((p == ext || p[-1] == ' ') && (p[strlen(name)] == ' ' || !p[strlen(name)]))
+                    found = 1;
+        free(ext);
+    }
+    return found;
+}
+
+/* Rows of `c` that differ from the reference: exactly from `ref`, or a sample recomputed. */
+static int wrong(const float *c, const float *ref, const float *a, const float *b)
+{
+    for (int r = 0; r < SIZE; r += ref ? 1 : 97)
+        for (int col = 0; col < SIZE; col++) {
+            float want = 0.0f;
+            if (ref)
+                want = ref[(size_t)r * SIZE + col];
+            else
+                for (int k = 0; k < SIZE; k++)
+                    want += a[(size_t)r * SIZE + k] * b[(size_t)k * SIZE + col];
+            if (c[(size_t)r * SIZE + col] != want)
+                return 1;
+        }
+    return 0;
+}
+
+static void run(const struct bench_target *t, const float *a, const float *b, const float *ref,
+                double blas, double peak)
+{
+    if (!has_extension(t->device, "cl_intel_subgroups") ||
+        !has_extension(t->device, "cl_intel_required_subgroup_size")) {
+        printf("  %-34s skipped: no cl_intel_subgroups and cl_intel_required_subgroup_size\n",
+               t->name);
+        return;
+    }
+    size_t sizes[4], bytes = 0;
+    BENCH_CHECK(
+        clGetDeviceInfo(t->device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes));
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
+    BENCH_CHECK(err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, t->device, NULL, &err);
+    BENCH_CHECK(err);
+    size_t n = (size_t)SIZE * SIZE * sizeof(float);
+    cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n, (void *)a, &err);
+    BENCH_CHECK(err);
+    cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n, (void *)b, &err);
+    BENCH_CHECK(err);
+    cl_mem dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+    BENCH_CHECK(err);
+    float *c = malloc(n);
+    if (!c)
+        exit(1);
+    for (size_t s = 0; s < bytes / sizeof(size_t); s++) {
+        unsigned sg = (unsigned)sizes[s], tm = 4, tn = 4;
+        char options[128];
+        snprintf(options, sizeof options, "-cl-std=CL3.0 -DSG=%u -DTM=%u -DTN=%u", sg, tm, tn);
+        const char *src = sgemm_source;
+        cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+        BENCH_CHECK(clBuildProgram(p, 1, &t->device, options, NULL, NULL));
+        cl_kernel k = clCreateKernel(p, "sgemm", &err);
+        BENCH_CHECK(err);
+        int dim = SIZE;
+        BENCH_CHECK(clSetKernelArg(k, 0, sizeof da, &da));
+        BENCH_CHECK(clSetKernelArg(k, 1, sizeof db, &db));
+        BENCH_CHECK(clSetKernelArg(k, 2, sizeof dc, &dc));
+        for (int i = 3; i < 6; i++)
+            BENCH_CHECK(clSetKernelArg(k, (cl_uint)i, sizeof dim, &dim));
+        size_t global[2], local[2];
+        sgemm_range(SIZE, SIZE, sg, tm, tn, global, local);
+        double s_median = bench_time_kernel(q, k, RUNS, 2, global, local);
+        BENCH_CHECK(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, n, c, 0, NULL, NULL));
+        char name[64];
+        snprintf(name, sizeof name, "%.28s, %u lanes (%ux%u tile)", t->name, sg, tm, tn * sg);
+        printf("  %-34s ", name);
+        if (wrong(c, ref, a, b)) {
+            printf("MISMATCH against %s\n", ref ? "OpenBLAS" : "the C loop");
+        } else {
+            double g = gflops(s_median);
+            printf("%7.1f GFLOP/s", g);
+            if (blas > 0)
+                printf(" %6.1f%% of OpenBLAS", 100 * g / blas);
+            if (peak > 0)
+                printf(" %6.1f%% of the FMA peak", 100 * g / peak);
+            printf("\n");
+        }
+        if (strcmp(t->name, "Lanes") == 0)
+            bench_print_not_vectorized(p, t->device, t->name);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    free(c);
+    clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dc);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
+int main(void)
+{
+    size_t n = (size_t)SIZE * SIZE;
+    float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
+    float *ref = malloc(n * sizeof(float));
+    if (!a || !b || !ref)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        a[i] = (float)((int)(i * 7 % 17) - 8) / 8.0f;
+        b[i] = (float)((int)(i * 5 % 13) - 6) / 8.0f;
+    }
+    printf("sgemm %d x %d x %d, median of %d\n", SIZE, SIZE, SIZE, RUNS);
+    double peak = bench_measured_fma_peak();
+    double blas = openblas(a, b, ref);
+    struct bench_target t[8];
+    size_t count = bench_targets(t, 8);
+    for (size_t i = 0; i < count; i++)
+        run(&t[i], a, b, blas > 0 ? ref : NULL, blas, peak);
+    free(a), free(b), free(ref);
+    return 0;
+}
