@@ -112,7 +112,8 @@ static void run(const struct bench_target *t, const float *a, const float *b, co
     if (!c)
         exit(1);
     for (size_t s = 0; s < bytes / sizeof(size_t); s++) {
-        unsigned sg = (unsigned)sizes[s], tm = 4, tn = 4;
+        /* The tiles that did best on a 2-core Zen 4 (bench/README.md). */
+        unsigned sg = (unsigned)sizes[s], tm = sg >= 32 ? 4 : 6, tn = sg >= 32 ? 2 : 4;
         char options[128];
         snprintf(options, sizeof options, "-cl-std=CL3.0 -DSG=%u -DTM=%u -DTN=%u", sg, tm, tn);
         const char *src = sgemm_source;

@@ -17,7 +17,9 @@
  * band's row blocks while it is in cache. Tiles that cross the matrix's
  * border, and the last K % SG values of k, go element by element.
  *
- * Build options: -DSG=<lanes> [-DTM= -DTN= -DQ= -DREQD=0].
+ * Build options: -DSG=<lanes> [-DTM= (6) -DTN= (4) -DQ= (8) -DREQD=0]. With
+ * AVX-512, 6 x 4 keeps 24 accumulators and 4 values of B in the 32 vector
+ * registers (A's values come from memory as broadcasts).
  */
 #ifndef LANES_KERNELS_TESTS_SGEMM_KERNEL_H
 #define LANES_KERNELS_TESTS_SGEMM_KERNEL_H
@@ -27,13 +29,13 @@
 
 static const char sgemm_source[] =
     "#ifndef TM\n"
-    "#define TM 4\n"
+    "#define TM 6\n"
     "#endif\n"
     "#ifndef TN\n"
     "#define TN 4\n"
     "#endif\n"
     "#ifndef Q\n"
-    "#define Q 4\n"
+    "#define Q 8\n"
     "#endif\n"
     "#ifndef REQD\n"
     "#define REQD 1\n"

@@ -17,7 +17,7 @@
 
 static const int sizes[][3] = {{1, 1, 1},      {37, 75, 29},   {64, 64, 64},
                                {100, 130, 70}, {129, 257, 47}, {16, 256, 32}};
-static const unsigned tiles[][2] = {{4, 4}, {8, 2}};
+static const unsigned tiles[][2] = {{6, 4}, {8, 2}};
 
 static float input(unsigned *seed)
 {
