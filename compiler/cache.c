@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char program_kind[8] = "LANESPRG", object_kind[8] = "LANESOBJ";
+static const char program_kind[8] = "LANESPR2", object_kind[8] = "LANESOBJ";
 enum { HEADER = 8 + 8 + 32 };
 
 /* This library's GNU build ID (the linker's hash of its contents), found once. */
@@ -234,6 +234,47 @@ static void store(const struct lanes_cache_key *key, const char kind[8], const v
         unlink(tmp);
 }
 
+/*
+ * Whether every file of `deps` (lines "<sha256 hex> <path>", n bytes) still
+ * holds what the build read: a header edited since (found through -I) makes
+ * the entry stale.
+ */
+static bool deps_current(const char *deps, size_t n)
+{
+    const char *p = deps, *end = deps + n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl || nl - p < 66 || p[64] != ' ')
+            return false;
+        char path[4096];
+        size_t len = (size_t)(nl - p - 65);
+        if (len >= sizeof path)
+            return false;
+        memcpy(path, p + 65, len);
+        path[len] = '\0';
+        size_t size = 0;
+        unsigned char *data = read_file(path, &size), digest[32];
+        FILE *f = data ? NULL : fopen(path, "rb"); /* read_file refuses empty files */
+        if (!data && !f)
+            return false;
+        if (f)
+            fclose(f);
+        struct lanes_sha256 h;
+        lanes_sha256_init(&h);
+        lanes_sha256_update(&h, data ? data : (unsigned char *)"", size);
+        lanes_sha256_final(&h, digest);
+        free(data);
+        char hex[65];
+        for (int i = 0; i < 32; i++)
+            snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+        if (memcmp(hex, p, 64) != 0)
+            return false;
+        p = nl + 1;
+    }
+    return true;
+}
+
+/* Payload: log size (8 bytes), log, deps size (8 bytes), deps, binary. */
 struct lanes_program_module *lanes_cache_load(const struct lanes_cache_key *key, char **log)
 {
     size_t size;
@@ -241,13 +282,17 @@ struct lanes_program_module *lanes_cache_load(const struct lanes_cache_key *key,
     if (!data)
         return NULL;
     struct lanes_program_module *m = NULL;
-    uint64_t log_size = 0;
-    if (size >= 8) {
+    uint64_t log_size = 0, deps_size = 0;
+    if (size >= 16) {
         memcpy(&log_size, data, 8);
-        if (log_size <= size - 8) {
+        if (log_size <= size - 16)
+            memcpy(&deps_size, data + 8 + log_size, 8);
+        if (log_size <= size - 16 && deps_size <= size - 16 - log_size &&
+            deps_current((const char *)data + 16 + log_size, deps_size)) {
             struct lanes_binary_info info;
             const char *reason;
-            m = lanes_binary_decode(data + 8 + log_size, size - 8 - log_size, &info, &reason);
+            size_t at = 16 + log_size + deps_size;
+            m = lanes_binary_decode(data + at, size - at, &info, &reason);
         }
     }
     if (m && (*log = malloc(log_size + 1))) {
@@ -262,19 +307,21 @@ struct lanes_program_module *lanes_cache_load(const struct lanes_cache_key *key,
 }
 
 void lanes_cache_store(const struct lanes_cache_key *key, const struct lanes_program_module *m,
-                       const char *log)
+                       const char *log, const char *deps)
 {
     size_t bin_size;
     struct lanes_binary_info info = {CL_PROGRAM_BINARY_TYPE_EXECUTABLE, false, false};
     unsigned char *bin = lanes_binary_encode(m, info, &bin_size);
-    uint64_t log_size = log ? strlen(log) : 0;
-    unsigned char *payload = bin ? malloc(8 + log_size) : NULL;
-    if (payload) {
-        memcpy(payload, &log_size, 8);
-        memcpy(payload + 8, log ? log : "", log_size);
-        store(key, program_kind, payload, 8 + log_size, bin, bin_size);
+    uint64_t log_size = log ? strlen(log) : 0, deps_size = deps ? strlen(deps) : 0;
+    unsigned char *head = bin ? malloc(16 + log_size + deps_size) : NULL;
+    if (head) {
+        memcpy(head, &log_size, 8);
+        memcpy(head + 8, log ? log : "", log_size);
+        memcpy(head + 8 + log_size, &deps_size, 8);
+        memcpy(head + 16 + log_size, deps ? deps : "", deps_size);
+        store(key, program_kind, head, 16 + log_size + deps_size, bin, bin_size);
     }
-    free(payload);
+    free(head);
     free(bin);
 }
 

@@ -512,6 +512,7 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
     struct lanes_frontend_result res = {0};
     int rc = lanes_frontend_compile(ctx, &req, &res);
     *log = res.log;
+    char *deps = res.deps;
     if (rc == 0)
         rc = finish_module(res.module, pm, executable, log);
     if (res.module)
@@ -520,11 +521,13 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
     free(ext);
     free(args);
     if (rc != 0) {
+        free(deps);
         lanes_program_module_free(pm);
         return NULL;
     }
     if (cacheable)
-        lanes_cache_store(&key, pm, *log);
+        lanes_cache_store(&key, pm, *log, deps);
+    free(deps);
     return pm;
 }
 

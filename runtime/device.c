@@ -49,13 +49,18 @@ static const cl_name_version device_extensions[] = {
      * Intel's sub-group extensions (builtins/subgroup/intel.cl, declared by
      * compiler/frontend/lanes_extensions.h; kernels-tests/test_intel_subgroups.c).
      */
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_short"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_char"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_long"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroup_local_block_io"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_required_subgroup_size"},
-    {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroup_buffer_prefetch"},
+    /*
+     * Versions as the registry gives them: 0.0.0 for an extension without
+     * formal versioning (it counts revisions), _short 1.1.0 (16-value
+     * block functions), local_block_io 1.0.1 (with them on __local).
+     */
+    {CL_MAKE_VERSION(0, 0, 0), "cl_intel_subgroups"},
+    {CL_MAKE_VERSION(1, 1, 0), "cl_intel_subgroups_short"},
+    {CL_MAKE_VERSION(0, 0, 0), "cl_intel_subgroups_char"},
+    {CL_MAKE_VERSION(0, 0, 0), "cl_intel_subgroups_long"},
+    {CL_MAKE_VERSION(1, 0, 1), "cl_intel_subgroup_local_block_io"},
+    {CL_MAKE_VERSION(0, 0, 0), "cl_intel_required_subgroup_size"},
+    {CL_MAKE_VERSION(0, 0, 0), "cl_intel_subgroup_buffer_prefetch"},
     /*
      * Not cl_khr_subgroups: that extension promises that the sub-groups of a
      * work-group make independent forward progress (the CTS's ifp_ext

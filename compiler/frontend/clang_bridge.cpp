@@ -10,6 +10,8 @@
 #include <clang/Basic/DiagnosticDriver.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Sema/Sema.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/SHA256.h>
 #include <clang/Driver/Options.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/TextDiagnosticBuffer.h>
@@ -209,12 +211,23 @@ constexpr const char *subgroup_extensions[] = {
 // the table, but programs written for other drivers enable them anyway, and
 // one built with -Werror must compile. The action accepts the pragma for
 // each such extension the caller's -cl-ext turns on.
+//
+// It also lists the files the compile read from disk (headers of -I
+// directories, Clang's own), each with the SHA-256 of what it read: a
+// cached build stays good only while they are unchanged.
 class emit_action : public clang::EmitLLVMOnlyAction
 {
   public:
-    emit_action(llvm::LLVMContext *ctx, std::vector<std::string> pragmas)
-        : EmitLLVMOnlyAction(ctx), pragmas_(std::move(pragmas))
+    emit_action(llvm::LLVMContext *ctx, std::vector<std::string> pragmas,
+                llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory)
+        : EmitLLVMOnlyAction(ctx), pragmas_(std::move(pragmas)), memory_(std::move(memory))
     {
+    }
+
+    // Lines "<sha256 in hex> <path>\n", one per file read from disk.
+    const std::string &dependencies() const
+    {
+        return deps_;
     }
 
   protected:
@@ -229,8 +242,26 @@ class emit_action : public clang::EmitLLVMOnlyAction
         EmitLLVMOnlyAction::ExecuteAction();
     }
 
+    void EndSourceFileAction() override
+    {
+        clang::SourceManager &sm = getCompilerInstance().getSourceManager();
+        for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+            llvm::StringRef name = it->first.getName();
+            std::optional<llvm::MemoryBufferRef> text = it->second->getBufferIfLoaded();
+            if (!text || (memory_ && memory_->exists(name)))
+                continue;
+            llvm::SHA256 h;
+            h.update(llvm::arrayRefFromStringRef(text->getBuffer()));
+            std::array<uint8_t, 32> digest = h.final();
+            deps_ += llvm::toHex(digest, /*LowerCase=*/true) + " " + name.str() + "\n";
+        }
+        EmitLLVMOnlyAction::EndSourceFileAction();
+    }
+
   private:
     std::vector<std::string> pragmas_;
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory_;
+    std::string deps_;
 };
 
 // Extensions of other drivers' programs whose pragma Clang 19 does not know
@@ -401,7 +432,7 @@ make_file_system(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> &memory
 
 // The body of lanes_frontend_compile; diagnostics go to `log`.
 std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_frontend_request &req,
-                                      llvm::raw_ostream &log)
+                                      llvm::raw_ostream &log, std::string &deps)
 {
     const process_info &proc = get_process_info();
     const std::string source_name =
@@ -481,9 +512,10 @@ std::unique_ptr<llvm::Module> compile(llvm::LLVMContext &ctx, const lanes_fronte
 
     // The action generates into the caller's context, so the module needs
     // no copy and belongs to the caller from the start.
-    emit_action action(&ctx, std::move(pragmas));
+    emit_action action(&ctx, std::move(pragmas), memory);
     if (!ci.ExecuteAction(action))
         return nullptr;
+    deps = action.dependencies();
     return action.takeModule();
 }
 
@@ -504,6 +536,7 @@ extern "C" int lanes_frontend_compile(LLVMContextRef ctx, const struct lanes_fro
         return -1;
     out->module = nullptr;
     out->log = nullptr;
+    out->deps = nullptr;
     if (!ctx || !req || (req->num_args && !req->args) || (req->num_headers && !req->headers) ||
         (req->source.size && !req->source.text)) {
         out->log = copy_string("error: invalid arguments to lanes_frontend_compile\n");
@@ -514,11 +547,13 @@ extern "C" int lanes_frontend_compile(LLVMContextRef ctx, const struct lanes_fro
     clang::noteBottomOfStack();
     std::string log;
     llvm::raw_string_ostream log_stream(log);
-    std::unique_ptr<llvm::Module> module = compile(*llvm::unwrap(ctx), *req, log_stream);
+    std::string deps;
+    std::unique_ptr<llvm::Module> module = compile(*llvm::unwrap(ctx), *req, log_stream, deps);
     log_stream.flush();
 
     out->log = copy_string(log);
-    if (!module || !out->log)
+    out->deps = copy_string(deps);
+    if (!module || !out->log || !out->deps)
         return -1;
     out->module = llvm::wrap(module.release());
     return 0;

@@ -38,6 +38,12 @@ struct lanes_frontend_request {
 struct lanes_frontend_result {
     LLVMModuleRef module; /* the program in the caller's context; NULL on failure */
     char *log;            /* diagnostics as Clang prints them, malloc'd, "" when none */
+    /*
+     * The files the compile read from disk (headers found through -I,
+     * Clang's own), a line "<SHA-256 of what was read, hex> <path>" each,
+     * malloc'd, "" when none; NULL on failure.
+     */
+    char *deps;
 };
 
 /* Compiles OpenCL C to an LLVM module in `ctx`; returns 0 on success.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The disk cache of built programs: miss, hit, corruption, LANES_CACHE=0. */
+/* The disk cache of built programs: miss, hit, corruption, LANES_CACHE=0, edited headers. */
 #include "common.h"
 
 #include <dirent.h>
@@ -99,6 +99,99 @@ static void miss_hit_corrupt(void **state)
     unsetenv("LANES_CACHE");
 }
 
+/* Builds `source` with `options`, runs its kernel k(global int *x) once and returns x[0]. */
+static int build_and_run(const char *source, const char *options)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+    assert_int_equal(clBuildProgram(p, 1, &dev, options, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(cl_int), NULL, &err);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+    size_t one = 1;
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    cl_int value = -1;
+    assert_int_equal(clEnqueueReadBuffer(q, x, CL_TRUE, 0, sizeof value, &value, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clReleaseMemObject(x);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    return value;
+}
+
+/* The one program entry in the cache directory (launchers' entries left aside), or "". */
+static void program_entry(char *path, size_t size)
+{
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/lanes", dir);
+    path[0] = '\0';
+    DIR *d = opendir(sub);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char name[512], kind[8] = "";
+        snprintf(name, sizeof name, "%s/%s", sub, e->d_name);
+        FILE *f = e->d_name[0] != '.' ? fopen(name, "rb") : NULL;
+        if (f && fread(kind, 1, 8, f) == 8 && memcmp(kind, "LANESPR", 7) == 0 && ++n)
+            snprintf(path, size, "%s", name);
+        if (f)
+            fclose(f);
+    }
+    closedir(d);
+    assert_int_equal(n, 1);
+}
+
+static void write_header(const char *path, int value)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#define VAL %d\n", value);
+    fclose(f);
+}
+
+/*
+ * A program that includes a header of an -I directory: an edit of the header
+ * makes its cached build stale (the entry lists the files the build read,
+ * with their digests), so the next build sees the new header; an unchanged
+ * header still hits.
+ */
+static void edited_header(void **state)
+{
+    (void)state;
+    char inc[128], header[192], options[160], path[512];
+    snprintf(inc, sizeof inc, "%s/include", dir);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    snprintf(header, sizeof header, "%s/val.h", inc);
+    snprintf(options, sizeof options, "-I %s", inc);
+    static const char *source = "#include \"val.h\"\nkernel void k(global int *x) { x[0] = VAL; }";
+    write_header(header, 1);
+    assert_int_equal(build_and_run(source, options), 1);
+    program_entry(path, sizeof path);
+    struct stat first, again;
+    assert_int_equal(stat(path, &first), 0);
+
+    write_header(header, 2);
+    assert_int_equal(build_and_run(source, options), 2);
+
+    /* Unchanged: a hit, which leaves the rewritten entry as it is. */
+    assert_int_equal(stat(path, &first), 0);
+    sleep(1);
+    assert_int_equal(build_and_run(source, options), 2);
+    assert_int_equal(stat(path, &again), 0);
+    assert_int_equal(first.st_mtime, again.st_mtime);
+
+    /* A header that is gone: the entry is stale, and the build fails as Clang says. */
+    assert_int_equal(unlink(header), 0);
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+    assert_int_equal(clBuildProgram(p, 1, &dev, options, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    clReleaseProgram(p);
+    assert_int_equal(rmdir(inc), 0);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/lanes-cache-test-XXXXXX");
@@ -108,7 +201,8 @@ int main(void)
     dev = lanes_test_device();
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    const struct CMUnitTest tests[] = {cmocka_unit_test(miss_hit_corrupt)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(miss_hit_corrupt),
+                                       cmocka_unit_test(edited_header)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clReleaseContext(ctx);
     char cmd[128];

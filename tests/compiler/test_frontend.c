@@ -55,6 +55,8 @@ static LLVMModuleRef compile_ok(LLVMContextRef ctx, const struct job *job, char 
         fprintf(stderr, "unexpected failure:\n%s", res.log);
     assert_int_equal(rc, 0);
     assert_non_null(res.module);
+    assert_non_null(res.deps);
+    free(res.deps);
     if (log)
         *log = res.log;
     else
@@ -71,6 +73,7 @@ static char *compile_fails(const struct job *job)
     assert_int_not_equal(rc, 0);
     assert_null(res.module);
     assert_non_null(res.log);
+    free(res.deps);
     LLVMContextDispose(ctx);
     return res.log;
 }
@@ -521,6 +524,7 @@ static void *compile_on_thread(void *arg)
         tj->ok = compile(ctx, &job, &res) == 0 && res.module &&
                  LLVMGetNamedFunction(res.module, tj->name) && res.log && !*res.log;
         free(res.log);
+        free(res.deps);
         if (res.module)
             LLVMDisposeModule(res.module);
         if (!tj->ok)
