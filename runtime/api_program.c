@@ -257,8 +257,8 @@ static cl_int run_build(struct build_job *job)
     pthread_mutex_lock(&program->lock);
     set_string(&program->log, log);
     if (module) {
-        lanes_ndrange_free_launchers(program->launchers);
-        program->launchers = NULL;
+        lanes_ndrange_free_launchers(atomic_load(&program->launchers));
+        atomic_store(&program->launchers, NULL);
         lanes_program_module_free(program->module);
         program->module = module;
     }

@@ -132,45 +132,86 @@ static void append_log(cl_program p, const char *line)
     }
 }
 
+/* The entry of `kernel` for `spec` in the program's list, or NULL. */
+static struct lanes_launcher_entry *find_entry(cl_program program,
+                                               const struct lanes_kernel_info *kernel,
+                                               const struct lanes_specialization *spec)
+{
+    for (struct lanes_launcher_entry *e =
+             atomic_load_explicit(&program->launchers, memory_order_acquire);
+         e; e = e->next)
+        if (e->kernel == kernel && same_spec(&e->spec, spec))
+            return e;
+    return NULL;
+}
+
+/* Builds e's launcher unless another thread did, holding e's lock (not the program's). */
+static lanes_launcher_fn build_entry(cl_program program, struct lanes_launcher_entry *e,
+                                     uint32_t *width)
+{
+    pthread_mutex_lock(&e->build);
+    if (atomic_load_explicit(&e->ready, memory_order_acquire)) {
+        pthread_mutex_unlock(&e->build);
+        if (width)
+            *width = e->width;
+        return e->fn;
+    }
+    char *log = NULL;
+    uint32_t used = e->spec.width;
+    lanes_launcher_fn fn = lanes_launcher_build(program->module, e->kernel, &e->spec, &used, &log);
+    if (fn) {
+        e->fn = fn;
+        e->width = used;
+        atomic_store_explicit(&e->ready, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&e->build);
+    if (width)
+        *width = used;
+    if (!fn || log) { /* why it failed, or why the kernel was not vectorized */
+        pthread_mutex_lock(&program->lock);
+        append_log(program, log ? log : "lanes: out of host memory for a launcher\n");
+        pthread_mutex_unlock(&program->lock);
+        if (fn)
+            lanes_refuse("lanes_ndrange_launcher", "width 1", log);
+    }
+    free(log);
+    return fn;
+}
+
 lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
                                          const struct lanes_specialization *spec, uint32_t *width)
 {
-    pthread_mutex_lock(&program->lock);
-    for (struct lanes_launcher_entry *e = program->launchers; e; e = e->next) {
-        if (e->kernel == kernel && same_spec(&e->spec, spec)) {
-            pthread_mutex_unlock(&program->lock);
-            if (width)
-                *width = e->width;
-            return e->fn;
-        }
+    struct lanes_launcher_entry *e = find_entry(program, kernel, spec);
+    if (e && atomic_load_explicit(&e->ready, memory_order_acquire)) {
+        if (width)
+            *width = e->width;
+        return e->fn;
     }
-    /* Compiles under the program's lock: one build per specialization, however many threads. */
-    char *log = NULL;
-    uint32_t used = spec->width;
-    lanes_launcher_fn fn = lanes_launcher_build(program->module, kernel, spec, &used, &log);
-    struct lanes_launcher_entry *e = fn ? malloc(sizeof *e) : NULL;
-    if (width)
-        *width = used;
-    if (e) {
-        *e = (struct lanes_launcher_entry){program->launchers, kernel, *spec, fn, used};
-        program->launchers = e;
-        if (log) { /* why the kernel was not vectorized */
-            append_log(program, log);
-            lanes_refuse(__func__, "width 1", log);
+    if (!e) {
+        /* The list grows under the program's lock, for as long as a push takes. */
+        pthread_mutex_lock(&program->lock);
+        e = find_entry(program, kernel, spec);
+        if (!e && (e = calloc(1, sizeof *e))) {
+            e->kernel = kernel;
+            e->spec = *spec;
+            pthread_mutex_init(&e->build, NULL);
+            e->next = atomic_load_explicit(&program->launchers, memory_order_relaxed);
+            atomic_store_explicit(&program->launchers, e, memory_order_release);
         }
-    } else {
-        append_log(program, log ? log : "lanes: out of host memory for a launcher\n");
-        fn = NULL;
+        if (!e)
+            append_log(program, "lanes: out of host memory for a launcher\n");
+        pthread_mutex_unlock(&program->lock);
+        if (!e)
+            return NULL;
     }
-    pthread_mutex_unlock(&program->lock);
-    free(log);
-    return fn;
+    return build_entry(program, e, width);
 }
 
 void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list)
 {
     while (list) {
         struct lanes_launcher_entry *next = list->next;
+        pthread_mutex_destroy(&list->build);
         free(list);
         list = next;
     }

@@ -6,11 +6,22 @@
 #include "../compiler/launcher.h"
 #include "object.h"
 
-/* One compiled specialization of a kernel of a program, kept by the program. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+/*
+ * One specialization of a kernel of a program, kept by the program in a
+ * list that only grows (until the program is freed or built again): readers
+ * walk it without a lock. `build` is held while the launcher compiles, so
+ * that one thread compiles it and the others that need it wait, while the
+ * rest of the program (its queries, other specializations) goes on.
+ */
 struct lanes_launcher_entry {
     struct lanes_launcher_entry *next;
     const struct lanes_kernel_info *kernel;
     struct lanes_specialization spec;
+    pthread_mutex_t build;
+    atomic_int ready; /* fn and width are set (release); 0 before, or after a failure */
     lanes_launcher_fn fn;
     uint32_t width; /* the width it runs: spec.width, or 1 when the vectorizer refused */
 };
@@ -18,7 +29,8 @@ struct lanes_launcher_entry {
 /*
  * The launcher of `kernel` for `spec`: compiled at its first use, then taken
  * from the program's list. NULL when it cannot be built; the reason is
- * appended to the program's build log. Thread-safe.
+ * appended to the program's build log (a later call tries again).
+ * Thread-safe; a launcher already built is found without taking a lock.
  */
 lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
                                          const struct lanes_specialization *spec, uint32_t *width);

@@ -24,7 +24,7 @@ void lanes_program_release(cl_program p)
 {
     if (!lanes_object_release(&p->obj))
         return;
-    lanes_ndrange_free_launchers(p->launchers);
+    lanes_ndrange_free_launchers(atomic_load(&p->launchers));
     lanes_globals_unkeep(p->globals);
     lanes_program_module_free(p->module);
     free(p->source);

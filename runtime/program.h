@@ -31,14 +31,15 @@ struct _cl_program {
     pthread_mutex_t lock; /* guards everything below */
     cl_build_status status;
     cl_program_binary_type binary_type;
-    char *options;                          /* of the last build, "" before one */
-    char *log;                              /* of the last build, "" before one */
-    struct lanes_program_module *module;    /* NULL until built */
-    bool kernel_arg_info;                   /* built with -cl-kernel-arg-info */
-    bool uniform_work_groups;               /* OpenCL C 1.x or -cl-uniform-work-group-size */
-    struct lanes_launcher_entry *launchers; /* compiled specializations (runtime/ndrange.c) */
-    struct lanes_globals *globals;          /* of the executable; NULL when it has no variables */
-    atomic_uint kernels;                    /* kernel objects attached */
+    char *options;                       /* of the last build, "" before one */
+    char *log;                           /* of the last build, "" before one */
+    struct lanes_program_module *module; /* NULL until built */
+    bool kernel_arg_info;                /* built with -cl-kernel-arg-info */
+    bool uniform_work_groups;            /* OpenCL C 1.x or -cl-uniform-work-group-size */
+    /* Compiled specializations (runtime/ndrange.c): read without the lock, grown under it. */
+    _Atomic(struct lanes_launcher_entry *) launchers;
+    struct lanes_globals *globals; /* of the executable; NULL when it has no variables */
+    atomic_uint kernels;           /* kernel objects attached */
 };
 LANES_OBJECT_FIRST(struct _cl_program);
 

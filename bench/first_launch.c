@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a new specialization costs, on every platform the loader lists, in a
+ * fresh disk cache (XDG_CACHE_HOME is pointed at a new directory before any
+ * OpenCL call, so Lanes' cache starts cold):
+ * - first launch: enqueue + finish of a small kernel at a local size it has
+ *   not run with (each compiles a specialization), median over 20 local
+ *   sizes, beside the second launch of the same shape;
+ * - queries meanwhile: another thread calls clGetProgramInfo on the same
+ *   program in a loop while 20 more new shapes launch; the median and the
+ *   longest wait of one call.
+ */
+#include "bench_common.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+enum { SHAPES = 20 };
+
+static const char *src = "kernel void axpy(global float *y, global const float *x, float a) {\n"
+                         "    size_t i = get_global_id(0);\n"
+                         "    y[i] = a * x[i] + y[i];\n"
+                         "}\n";
+
+struct query_thread {
+    cl_program program;
+    atomic_int stop;
+    double longest_us, samples[1 << 16];
+    size_t n;
+};
+
+static void *query_loop(void *arg)
+{
+    struct query_thread *q = arg;
+    while (!atomic_load(&q->stop)) {
+        cl_uint kernels = 0;
+        double t0 = bench_now_us();
+        clGetProgramInfo(q->program, CL_PROGRAM_NUM_KERNELS, sizeof(size_t), &kernels, NULL);
+        double us = bench_now_us() - t0;
+        if (us > q->longest_us)
+            q->longest_us = us;
+        if (q->n < sizeof q->samples / sizeof *q->samples)
+            q->samples[q->n++] = us;
+    }
+    return NULL;
+}
+
+/* Launches `k` with local size `local` (global 4 x local); the wall time in ms. */
+static double launch_ms(cl_command_queue q, cl_kernel k, size_t local)
+{
+    size_t global = 4 * local;
+    double t0 = bench_now_us();
+    BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    BENCH_CHECK(clFinish(q));
+    return (bench_now_us() - t0) / 1e3;
+}
+
+static void run(const struct bench_target *t, size_t *next_local)
+{
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
+    BENCH_CHECK(err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, t->device, NULL, &err);
+    BENCH_CHECK(err);
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    BENCH_CHECK(clBuildProgram(p, 1, &t->device, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "axpy", &err);
+    BENCH_CHECK(err);
+    size_t max_local = 0;
+    BENCH_CHECK(clGetKernelWorkGroupInfo(k, t->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_local,
+                                         &max_local, NULL));
+    cl_mem y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * max_local * sizeof(float), NULL, &err);
+    cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * max_local * sizeof(float), NULL, &err);
+    BENCH_CHECK(err);
+    float a = 2.0f, zero = 0.0f;
+    BENCH_CHECK(clEnqueueFillBuffer(q, y, &zero, sizeof zero, 0, 4 * max_local * sizeof(float), 0,
+                                    NULL, NULL));
+    BENCH_CHECK(clEnqueueFillBuffer(q, x, &zero, sizeof zero, 0, 4 * max_local * sizeof(float), 0,
+                                    NULL, NULL));
+    BENCH_CHECK(clSetKernelArg(k, 0, sizeof y, &y));
+    BENCH_CHECK(clSetKernelArg(k, 1, sizeof x, &x));
+    BENCH_CHECK(clSetKernelArg(k, 2, sizeof a, &a));
+    double first[SHAPES], second[SHAPES];
+    for (int s = 0; s < SHAPES; s++) {
+        size_t local = (*next_local)++ % max_local + 1;
+        first[s] = launch_ms(q, k, local);
+        second[s] = launch_ms(q, k, local);
+    }
+    static struct query_thread qt;
+    qt = (struct query_thread){.program = p};
+    pthread_t tid;
+    if (pthread_create(&tid, NULL, query_loop, &qt) != 0)
+        exit(1);
+    for (int s = 0; s < SHAPES; s++)
+        launch_ms(q, k, (*next_local)++ % max_local + 1);
+    atomic_store(&qt.stop, 1);
+    pthread_join(tid, NULL);
+    printf("  %-28s first launch %7.2f ms   second %6.3f ms   clGetProgramInfo meanwhile: "
+           "median %.1f us, longest %.1f ms (%zu calls)\n",
+           t->name, bench_median(first, SHAPES), bench_median(second, SHAPES),
+           qt.n ? bench_median(qt.samples, qt.n) : 0.0, qt.longest_us / 1e3, qt.n);
+    clReleaseMemObject(x), clReleaseMemObject(y);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/lanes-first-launch-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    setenv("XDG_CACHE_HOME", dir, 1);
+    struct bench_target t[8];
+    size_t n = bench_targets(t, 8);
+    printf("first launches of new local sizes, median of %d shapes (cold disk cache %s)\n", SHAPES,
+           dir);
+    /* Local sizes no earlier run of this process used: 37, 38, ... */
+    size_t next_local = 37;
+    for (size_t i = 0; i < n; i++)
+        run(&t[i], &next_local);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : 1;
+}
