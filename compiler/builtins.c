@@ -68,11 +68,10 @@ static bool has_feature(const char *features, const char *name)
 static const char *library_for_host(size_t *size, const char **why)
 {
     enum lanes_isa isa = lanes_host()->isa;
-    char *features = LLVMGetHostCPUFeatures();
+    const char *features = lanes_host()->features;
     unsigned abi_bytes = has_feature(features, "avx512f") ? 64
                          : has_feature(features, "avx")   ? 32
                                                           : 16;
-    LLVMDisposeMessage(features);
     const char *start = lanes_builtins_v2, *end = lanes_builtins_v2_end;
     unsigned level_bytes = 16;
     if (isa == LANES_ISA_AVX512)

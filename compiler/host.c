@@ -66,7 +66,7 @@ static void detect(void)
     for (int i = 0; i < 8 && n + 2 < (int)sizeof host.isa_key; i++)
         n += snprintf(host.isa_key + n, sizeof host.isa_key - (size_t)n, "%02x", digest[i]);
     LLVMDisposeMessage(name);
-    LLVMDisposeMessage(f);
+    host.features = f; /* kept for the process: asked for at every compile */
 }
 
 const struct lanes_host *lanes_host(void)
@@ -97,27 +97,46 @@ void lanes_host_init_targets(void)
     pthread_once(&targets_once, init_targets);
 }
 
+static pthread_key_t tm_key;
+static pthread_once_t tm_key_once = PTHREAD_ONCE_INIT;
+
+static void dispose_tm(void *tm)
+{
+    LLVMDisposeTargetMachine(tm);
+}
+
+static void make_tm_key(void)
+{
+    pthread_key_create(&tm_key, dispose_tm);
+}
+
 LLVMTargetMachineRef lanes_host_target_machine(void)
 {
+    pthread_once(&tm_key_once, make_tm_key);
+    LLVMTargetMachineRef tm = pthread_getspecific(tm_key);
+    if (tm)
+        return tm;
     lanes_host_init_targets();
-    char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(),
-         *features = LLVMGetHostCPUFeatures(), *msg = NULL;
+    const struct lanes_host *h = lanes_host();
+    char *triple = LLVMGetDefaultTargetTriple(), *msg = NULL;
     LLVMTargetRef target;
-    LLVMTargetMachineRef tm = NULL;
     if (LLVMGetTargetFromTriple(triple, &target, &msg) == 0)
-        tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive,
-                                     LLVMRelocPIC, LLVMCodeModelJITDefault);
+        tm = LLVMCreateTargetMachine(target, triple, h->cpu_name, h->features,
+                                     LLVMCodeGenLevelAggressive, LLVMRelocPIC,
+                                     LLVMCodeModelJITDefault);
     LLVMDisposeMessage(msg);
     LLVMDisposeMessage(triple);
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
+    if (tm && pthread_setspecific(tm_key, tm) != 0) {
+        LLVMDisposeTargetMachine(tm);
+        tm = NULL;
+    }
     return tm;
 }
 
 void lanes_host_set_attributes(LLVMModuleRef m)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+    const char *cpu = lanes_host()->cpu_name, *features = lanes_host()->features;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
@@ -133,8 +152,6 @@ void lanes_host_set_attributes(LLVMModuleRef m)
         LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "min-legal-vector-width",
                                          22);
     }
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
 }
 
 int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error)
@@ -153,7 +170,6 @@ int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error)
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, opts);
     LLVMDisposePassBuilderOptions(opts);
-    LLVMDisposeTargetMachine(tm);
     if (e) {
         char *msg = LLVMGetErrorMessage(e);
         *error = strdup(msg ? msg : "unknown LLVM error");

@@ -26,6 +26,7 @@ struct lanes_host {
     bool f16c;             /* half <-> float conversions in hardware */
     char isa_key[96];      /* CPU name and a digest of its features: code built for one key
                               runs on any host with the same key */
+    const char *features;  /* LLVM's feature string of the host ("+avx2,-avx512f,..."), kept */
 };
 
 /* Reads the host CPU through LLVM's host detection (done once, cached). */
@@ -37,7 +38,13 @@ const char *lanes_isa_name(enum lanes_isa isa);
 /* Initializes LLVM's native target and assembly printer (once; thread-safe). */
 void lanes_host_init_targets(void);
 
-/* A target machine for the host CPU (LLVM's host detection); caller disposes. */
+/*
+ * The calling thread's target machine for the host CPU (LLVM's host
+ * detection), made at its first use and disposed when the thread exits:
+ * creating one parses the whole feature string, a fifth of what compiling
+ * a small kernel cost. Not to be disposed by the caller, nor shared with
+ * another thread. NULL when LLVM has no target for the host.
+ */
 LLVMTargetMachineRef lanes_host_target_machine(void);
 
 /*

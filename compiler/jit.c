@@ -122,7 +122,6 @@ void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
         LLVMDisposeMemoryBuffer(buf);
     }
     LLVMDisposeMessage(msg);
-    LLVMDisposeTargetMachine(tm);
     return object;
 }
 
@@ -145,7 +144,6 @@ char *lanes_jit_emit_assembly(LLVMModuleRef m)
     }
     LLVMDisposeMessage(msg);
     LLVMDisposeModule(copy);
-    LLVMDisposeTargetMachine(tm);
     return text;
 }
 
