@@ -29,6 +29,23 @@ static inline double bench_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * Records one figure for bench/run: when BENCH_RESULTS names a file, appends
+ * "bench<TAB>what<TAB>who<TAB>value<TAB>unit" to it. `who` is a platform's
+ * name, or a limit of the machine the figures are compared with ("C loop",
+ * "FMA peak", "OpenBLAS"). Units in ms, us or ns are better lower.
+ */
+static inline void bench_result(const char *bench, const char *what, const char *who, double value,
+                                const char *unit)
+{
+    const char *path = getenv("BENCH_RESULTS");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "%s\t%s\t%s\t%.6g\t%s\n", bench, what, who, value, unit);
+    fclose(f);
+}
+
 /* One platform's first device of any type, and its name; 0 on success. */
 struct bench_target {
     char name[128];

@@ -97,6 +97,9 @@ static void run(const struct bench_target *t, size_t *next_local)
         launch_ms(q, k, (*next_local)++ % max_local + 1);
     atomic_store(&qt.stop, 1);
     pthread_join(tid, NULL);
+    bench_result("first_launch", "first launch", t->name, bench_median(first, SHAPES), "ms");
+    bench_result("first_launch", "query during a first launch, longest", t->name,
+                 qt.longest_us / 1e3, "ms");
     printf("  %-28s first launch %7.2f ms   second %6.3f ms   clGetProgramInfo meanwhile: "
            "median %.1f us, longest %.1f ms (%zu calls)\n",
            t->name, bench_median(first, SHAPES), bench_median(second, SHAPES),

@@ -75,6 +75,9 @@ int main(void)
         double one = ns_per_refused_marker(q, list, 1);
         double all = ns_per_refused_marker(q, list, LIST);
         printf("  %-24s %14.1f %14.1f\n", t[p].name, call, (all - one) / (LIST - 1));
+        bench_result("handles", "a call", t[p].name, call, "ns");
+        bench_result("handles", "a handle of a wait list", t[p].name, (all - one) / (LIST - 1),
+                     "ns");
         for (int i = 0; i < LIST; i++) {
             clSetUserEventStatus(list[i], CL_COMPLETE);
             clReleaseEvent(list[i]);

@@ -54,6 +54,7 @@ int main(void)
         if (i == 0)
             first = us;
         printf("  %-24s %8.2f us   x%.2f of %s\n", t[i].name, us, us / first, t[0].name);
+        bench_result("launch_latency", "enqueue + finish", t[i].name, us, "us");
     }
     return 0;
 }

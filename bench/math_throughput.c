@@ -71,8 +71,13 @@ static void run(const struct bench_target *t, const char *options, const float *
             float sample[4];
             BENCH_CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, (N / 2) * sizeof(float), sizeof sample,
                                             sample, 0, NULL, NULL));
-            printf(" %s %6.0f M/s [%.4g]", names[f], N / bench_median(s, RUNS) / 1e6,
+            double m = N / bench_median(s, RUNS) / 1e6;
+            printf(" %s %6.0f M/s [%.4g]", names[f], m,
                    sample[0] + sample[1] + sample[2] + sample[3]);
+            char what[64];
+            snprintf(what, sizeof what, "%s %s, %s", names[f], width == 16 ? "float16" : "float",
+                     options ? "relaxed" : "precise");
+            bench_result("math_throughput", what, t->name, m, "M/s");
             clReleaseKernel(k);
         }
         printf("\n");

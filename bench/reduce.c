@@ -107,6 +107,7 @@ static void run(const struct bench_target *t, const float *in_host, double expec
                    sum, expected, sg_text);
         else {
             double gbs = N * sizeof(float) / s / 1e9;
+            bench_result("reduce", patterns[v], t->name, gbs, "GB/s");
             printf("%7.2f GB/s", gbs);
             if (c_gbs > 0)
                 printf(" %6.1f%% of the C loop", 100 * gbs / c_gbs);
@@ -134,6 +135,10 @@ int main(void)
            RUNS, w ? w : "unset", N >> 20, N * sizeof(float) >> 20, GLOBAL >> 10, N / GLOBAL,
            LOCAL);
     double c_gbs = bench_host_read_loop(x, expected);
+    if (c_gbs > 0) {
+        bench_result("reduce", "grid-strided", "C loop", c_gbs, "GB/s");
+        bench_result("reduce", "blocked", "C loop", c_gbs, "GB/s");
+    }
     struct bench_target t[8];
     size_t n = bench_targets(t, 8);
     for (size_t i = 0; i < n; i++)

@@ -128,6 +128,7 @@ static void report(const char *platform, const char *what, double s, double c_gb
         return;
     }
     printf("%7.2f GB/s", gbs(s));
+    bench_result("scan", what, platform, gbs(s), "GB/s");
     if (c_gbs > 0)
         printf(" %6.1f%% of the read bandwidth", 100 * gbs(s) / c_gbs);
     printf(" (sub-group size %zu)\n", sg);
@@ -247,6 +248,10 @@ int main(void)
            "sub-group a block of W x %u, %zu Ki work-items in groups of %zu)\n",
            RUNS, w ? w : "unset", N >> 20, N * sizeof(float) >> 20, PER_ITEM, GLOBAL >> 10, LOCAL);
     double c_gbs = bench_host_read_loop(x, expected);
+    if (c_gbs > 0) {
+        bench_result("scan", "scan", "C loop", c_gbs, "GB/s");
+        bench_result("scan", "compact", "C loop", c_gbs, "GB/s");
+    }
     struct bench_target t[8];
     size_t n = bench_targets(t, 8);
     for (size_t i = 0; i < n; i++)

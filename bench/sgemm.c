@@ -48,6 +48,11 @@ static double openblas(const float *a, const float *b, float *c)
     }
     double g = gflops(bench_median(t, RUNS));
     printf("  %-34s %7.1f GFLOP/s\n", "OpenBLAS cblas_sgemm", g);
+    for (unsigned sg = 8; sg <= 32; sg *= 2) {
+        char what[32];
+        snprintf(what, sizeof what, "sgemm 2048^3, %u lanes", sg);
+        bench_result("sgemm", what, "OpenBLAS", g, "GFLOP/s");
+    }
     return g;
 }
 
@@ -138,6 +143,9 @@ static void run(const struct bench_target *t, const float *a, const float *b, co
             printf("MISMATCH against %s\n", ref ? "OpenBLAS" : "the C loop");
         } else {
             double g = gflops(s_median);
+            char what[32];
+            snprintf(what, sizeof what, "sgemm 2048^3, %u lanes", sg);
+            bench_result("sgemm", what, t->name, g, "GFLOP/s");
             printf("%7.1f GFLOP/s", g);
             if (blas > 0)
                 printf(" %6.1f%% of OpenBLAS", 100 * g / blas);
@@ -169,6 +177,12 @@ int main(void)
     }
     printf("sgemm %d x %d x %d, median of %d\n", SIZE, SIZE, SIZE, RUNS);
     double peak = bench_measured_fma_peak();
+    if (peak > 0)
+        for (unsigned sg = 8; sg <= 32; sg *= 2) {
+            char what[32];
+            snprintf(what, sizeof what, "sgemm 2048^3, %u lanes", sg);
+            bench_result("sgemm", what, "FMA peak", peak, "GFLOP/s");
+        }
     double blas = openblas(a, b, ref);
     struct bench_target t[8];
     size_t count = bench_targets(t, 8);

@@ -195,9 +195,12 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
     if (bad)
         printf("MISMATCH: %zu of %d pixels differ, first (%zu, %zu): %d, want %d\n", bad,
                MB_W * MB_H, first % MB_W, first / MB_W, mb_out_host[first], mb_ref[first]);
-    else
+    else {
         printf("%8.1f Mpixels/s %6.2f G iterations/s\n", (double)MB_W * MB_H / s / 1e6,
                iterations / s / 1e9);
+        bench_result("vectorize", "mandelbrot", t->name, (double)MB_W * MB_H / s / 1e6,
+                     "Mpixels/s");
+    }
     free(mb_out_host);
 
     /* Polynomial. */
@@ -222,6 +225,7 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
                first, poly_out_host[first], poly_ref[first]);
     else {
         double gflops = POLY_N * POLY_FLOPS / s / 1e9;
+        bench_result("vectorize", "polynomial", t->name, gflops, "GFLOP/s");
         printf("%8.1f GFLOP/s", gflops);
         if (peak > 0)
             printf(" (%.1f%% of nominal FMA peak", 100 * gflops / peak);
@@ -262,6 +266,8 @@ int main(void)
            "groups of 64)\n",
            RUNS, w ? w : "unset", MB_W, MB_H, MB_ITER, POLY_N >> 20);
     double peak = fma_peak(), measured = bench_measured_fma_peak();
+    if (measured > 0)
+        bench_result("vectorize", "polynomial", "FMA peak", measured, "GFLOP/s");
     struct bench_target t[8];
     size_t n = bench_targets(t, 8);
     for (size_t i = 0; i < n; i++)
