@@ -8,7 +8,11 @@
  *   sizes, beside the second launch of the same shape;
  * - queries meanwhile: another thread calls clGetProgramInfo on the same
  *   program in a loop while 20 more new shapes launch; the median and the
- *   longest wait of one call.
+ *   longest wait of one call;
+ * - build plus first launch: clBuildProgram of a program and the first
+ *   launch of its kernel, cold (a kernel no cache has seen: a unique
+ *   constant in its code) and warm (the same source again in a new program
+ *   object), median of 7.
  */
 #include "bench_common.h"
 
@@ -55,6 +59,34 @@ static double launch_ms(cl_command_queue q, cl_kernel k, size_t local)
     BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
     BENCH_CHECK(clFinish(q));
     return (bench_now_us() - t0) / 1e3;
+}
+
+/* clBuildProgram of `text` and the first launch of its kernel (local size 64); ms. */
+static double build_and_launch_ms(cl_context ctx, cl_command_queue q, cl_device_id dev,
+                                  const char *text)
+{
+    cl_int err;
+    double t0 = bench_now_us();
+    cl_program p = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
+    BENCH_CHECK(err);
+    BENCH_CHECK(clBuildProgram(p, 1, &dev, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "axpy", &err);
+    BENCH_CHECK(err);
+    cl_mem y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256 * sizeof(float), NULL, &err);
+    cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256 * sizeof(float), NULL, &err);
+    BENCH_CHECK(err);
+    float a = 2.0f;
+    BENCH_CHECK(clSetKernelArg(k, 0, sizeof y, &y));
+    BENCH_CHECK(clSetKernelArg(k, 1, sizeof x, &x));
+    BENCH_CHECK(clSetKernelArg(k, 2, sizeof a, &a));
+    size_t global = 256, local = 64;
+    BENCH_CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    BENCH_CHECK(clFinish(q));
+    double ms = (bench_now_us() - t0) / 1e3;
+    clReleaseMemObject(x), clReleaseMemObject(y);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    return ms;
 }
 
 static void run(const struct bench_target *t, size_t *next_local)
@@ -107,6 +139,25 @@ static void run(const struct bench_target *t, size_t *next_local)
     clReleaseMemObject(x), clReleaseMemObject(y);
     clReleaseKernel(k);
     clReleaseProgram(p);
+
+    /* Build plus first launch, cold and warm. */
+    double cold[7], warm[7];
+    for (int r = 0; r < 7; r++) {
+        /* A constant no cache has seen in the kernel's code: Clang and the JIT both run. */
+        char text[512];
+        snprintf(text, sizeof text,
+                 "kernel void axpy(global float *y, global const float *x, float a) {\n"
+                 "    size_t i = get_global_id(0);\n"
+                 "    y[i] = a * x[i] + y[i] + %ld.%d;\n"
+                 "}\n",
+                 (long)getpid(), (int)(bench_now_us()) % 1000000 * 10 + r);
+        cold[r] = build_and_launch_ms(ctx, q, t->device, text);
+        warm[r] = build_and_launch_ms(ctx, q, t->device, text);
+    }
+    double c = bench_median(cold, 7), w = bench_median(warm, 7);
+    printf("  %-28s build + first launch: cold %7.2f ms   warm %7.2f ms\n", t->name, c, w);
+    bench_result("first_launch", "build + first launch, cold", t->name, c, "ms");
+    bench_result("first_launch", "build + first launch, warm", t->name, w, "ms");
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
 }

@@ -381,20 +381,78 @@ int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase ph
     return 0;
 }
 
+/* The chunks of the library loaded lazily (symbol tables only) to look overloads up. */
+struct lazy_chunks {
+    LLVMContextRef ctx;
+    LLVMModuleRef *modules; /* by chunk; NULL until loaded */
+    uint32_t count;
+};
+
+/* Whether the library defines the overload `name` (mangled), e.g. vstore_half of a double. */
+static bool library_defines(const char *blob, const char *name, size_t length,
+                            struct lazy_chunks *lc)
+{
+    long c = chunk_of(blob, name, length);
+    if (c < 0 || (uint32_t)c >= lc->count)
+        return false;
+    if (!lc->modules[c]) {
+        const char *e = blob + sizeof(struct lanes_builtins_header) +
+                        (size_t)c * sizeof(struct lanes_builtins_chunk);
+        LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
+            blob + read32(e), read32(e + 4), "lanes-builtins", 0);
+        if (LLVMGetBitcodeModuleInContext2(lc->ctx, buf, &lc->modules[c]))
+            return true; /* unreadable: the launch will say so */
+    }
+    char *z = strndup(name, length);
+    LLVMValueRef f = z ? LLVMGetNamedFunction(lc->modules[c], z) : NULL;
+    free(z);
+    return f && !LLVMIsDeclaration(f);
+}
+
 int lanes_builtins_check_undefined(LLVMModuleRef m, char **log)
 {
     size_t size = 0;
     const char *why = NULL;
     const char *blob = library_for_host(&size, &why);
     int rc = 0;
+    struct lazy_chunks lc = {0};
+    if (blob && (lc.count = read32(blob + 8)) &&
+        !(lc.modules = calloc(lc.count, sizeof *lc.modules)))
+        lc.count = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) != 0 || !LLVMGetFirstUse(f))
             continue;
         size_t length = 0;
         const char *name = LLVMGetValueName2(f, &length);
-        /* Built-ins are overloadable, hence mangled: resolved when kernels are specialized. */
-        if (length >= 2 && name[0] == '_' && name[1] == 'Z')
+        /*
+         * Built-ins are overloadable, hence mangled: the library must define
+         * this very overload (a vstore_half of a double it lacks would fail
+         * every launch), unless the compiler lowers the name itself.
+         */
+        if (length >= 2 && name[0] == '_' && name[1] == 'Z') {
+            if (lanes_name_lookup(name, length) != LANES_NAME_NONE || !lc.count)
+                continue;
+            if (!lc.ctx)
+                lc.ctx = LLVMContextCreate();
+            if (library_defines(blob, name, length, &lc))
+                continue;
+            size_t n = 0;
+            const char *id = lanes_mangled_identifier(name, length, &n);
+            char line[640];
+            snprintf(line, sizeof line,
+                     "error: undefined function '%.*s' (%.*s): neither the program nor the "
+                     "built-in library has this overload\n",
+                     (int)(id ? n : length), id ? id : name, (int)(length > 400 ? 400 : length),
+                     name);
+            size_t old = *log ? strlen(*log) : 0;
+            char *grown = realloc(*log, old + strlen(line) + 1);
+            if (grown) {
+                strcpy(grown + old, line);
+                *log = grown;
+            }
+            rc = -1;
             continue;
+        }
         if (lanes_builtins_is_runtime_symbol(name) || (blob && chunk_of(blob, name, length) >= 0))
             continue;
         /* printf, to_global and friends: lowered by the compiler (compiler/names.c). */
@@ -413,5 +471,11 @@ int lanes_builtins_check_undefined(LLVMModuleRef m, char **log)
         }
         rc = -1;
     }
+    for (uint32_t c = 0; c < lc.count; c++)
+        if (lc.modules[c])
+            LLVMDisposeModule(lc.modules[c]);
+    free(lc.modules);
+    if (lc.ctx)
+        LLVMContextDispose(lc.ctx);
     return rc;
 }

@@ -35,6 +35,8 @@ static const struct flag {
     F("-cl-uniform-work-group-size", COMPILE, uniform_work_group_size, true),
     F("-cl-no-subgroup-ifp", COMPILE | LINK, no_subgroup_ifp, false),
     F("-cl-kernel-arg-info", COMPILE, kernel_arg_info, false),
+    /* OpenCL 1.0, deprecated since 1.1; other drivers accept and ignore it, so does Lanes. */
+    F("-cl-strict-aliasing", COMPILE, strict_aliasing, false),
     F("-g", COMPILE, debug_info, false),
     F("-create-library", LINK, create_library, false),
     F("-enable-link-options", LINK, enable_link_options, false),

@@ -19,6 +19,7 @@ struct lanes_options {
     size_t num_clang_args;
     cl_version cl_std; /* the -cl-std= version; CL1.2 when not given */
     bool opt_disable, uniform_work_group_size, no_subgroup_ifp, kernel_arg_info;
+    bool strict_aliasing; /* OpenCL 1.0's -cl-strict-aliasing: accepted, ignored */
     bool fast_relaxed_math, finite_math_only, unsafe_math, mad_enable, no_signed_zeros;
     bool denorms_are_zero, fp32_correctly_rounded_divide_sqrt, single_precision_constant;
     bool debug_info, create_library, enable_link_options;

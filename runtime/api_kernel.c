@@ -162,8 +162,15 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
                         (lanes_mem_is_buffer(v.mem) && v.mem->context == kernel->program->context),
                     CL_INVALID_MEM_OBJECT, "not a buffer of the kernel's context");
         break;
-    case LANES_ARG_IMAGE: LANES_FAIL(CL_INVALID_MEM_OBJECT, "the device supports no images");
-    case LANES_ARG_SAMPLER: LANES_FAIL(CL_INVALID_SAMPLER, "the device supports no samplers");
+    /* The size is checked first, as for every other argument; then the object. */
+    case LANES_ARG_IMAGE:
+        LANES_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+                    "an image argument takes sizeof(cl_mem)");
+        LANES_FAIL(CL_INVALID_MEM_OBJECT, "the device supports no images");
+    case LANES_ARG_SAMPLER:
+        LANES_CHECK(arg_size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+                    "a sampler argument takes sizeof(cl_sampler)");
+        LANES_FAIL(CL_INVALID_SAMPLER, "the device supports no samplers");
     case LANES_ARG_VALUE:
         LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
         LANES_CHECK(arg_size == a->size, CL_INVALID_ARG_SIZE,

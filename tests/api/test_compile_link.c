@@ -221,6 +221,19 @@ static void undefined_function(void **state)
     clReleaseProgram(lib);
     clReleaseProgram(exe);
     clReleaseProgram(p);
+
+    /*
+     * A built-in the library has no overload of fails the build too, naming
+     * it (it failed every launch before): vstore_half of a double, which
+     * Clang declares and the library does not define yet.
+     */
+    p = source_program("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                       "kernel void k(global half *h, double d) { vstore_half(d, 0, h); }\n");
+    assert_int_equal(clBuildProgram(p, 0, NULL, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "undefined function 'vstore_half'"));
+    clReleaseProgram(p);
 }
 
 static const char *math_src = "kernel void k(global const float *x, global float *o) {\n"

@@ -230,19 +230,13 @@ static void options(void **state)
                      CL_SUCCESS);
     assert_string_equal(names, "renamed");
     /* Every optimization option of OpenCL 3.0 (5.8.6.4) builds, alone. */
-    static const char *const optimizations[] = {"-cl-single-precision-constant",
-                                                "-cl-denorms-are-zero",
-                                                "-cl-opt-disable",
-                                                "-cl-mad-enable",
-                                                "-cl-no-signed-zeros",
-                                                "-cl-unsafe-math-optimizations",
-                                                "-cl-finite-math-only",
-                                                "-cl-fast-relaxed-math",
-                                                "-cl-fp32-correctly-rounded-divide-sqrt",
-                                                "-cl-uniform-work-group-size",
-                                                "-cl-no-subgroup-ifp",
-                                                "-w",
-                                                "-Werror"};
+    static const char *const optimizations[] = {
+        "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-opt-disable",
+        "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+        "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-fp32-correctly-rounded-divide-sqrt",
+        "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+        /* OpenCL 1.0's, accepted and ignored. */
+        "-cl-strict-aliasing", "-w", "-Werror"};
     for (size_t i = 0; i < sizeof optimizations / sizeof *optimizations; i++) {
         char opts[128];
         snprintf(opts, sizeof opts, "-DNAME=k -DVALUE=1 -cl-std=CL3.0 %s", optimizations[i]);
