@@ -319,20 +319,26 @@ static void barriers(void **state)
     lanes_program_module_free(m);
 }
 
-/* The log explains what cannot run yet instead of failing silently. */
+/* The log explains what cannot build instead of failing later. */
 static void refusals_are_explained(void **state)
 {
     (void)state;
-    uint64_t one[3] = {1, 1, 1};
-    struct lanes_program_module *m;
+    /*
+     * Overloadable, hence mangled, as a built-in missing from the library
+     * would be: the build fails, naming it, before any launcher is built.
+     */
+    static const char src[] = "float __attribute__((overloadable)) no_such_function(float);\n"
+                              "kernel void s(global float *x) { x[0] = no_such_function(x[1]); }";
+    struct lanes_options o;
+    assert_int_equal(lanes_options_parse("", LANES_OPTIONS_BUILD, versions, 2, &o), 0);
+    struct lanes_language lang = {.features = features, .num_features = 1};
     char *log = NULL;
-    /* overloadable, hence mangled, as a built-in missing from the library would be */
-    assert_null(build("float __attribute__((overloadable)) no_such_function(float);\n"
-                      "kernel void s(global float *x) { x[0] = no_such_function(x[1]); }",
-                      "", 1, one, &m, &log));
+    struct lanes_program_module *m = lanes_program_build(src, strlen(src), &o, &lang, &log);
+    lanes_options_free(&o);
+    assert_null(m);
+    assert_non_null(log);
     assert_non_null(strstr(log, "_Z16no_such_functionf"));
     free(log);
-    lanes_program_module_free(m);
 }
 
 int main(void)
