@@ -46,6 +46,30 @@ static inline void bench_result(const char *bench, const char *what, const char 
     fclose(f);
 }
 
+/* Whether `word` is one of the space-separated words of `list`. */
+static inline int bench_has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Whether the device lists extension `name` in CL_DEVICE_EXTENSIONS. */
+static inline int bench_has_extension(cl_device_id device, const char *name)
+{
+    size_t size = 0;
+    int found = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size) {
+        char *ext = malloc(size);
+        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
+            found = bench_has_word(ext, name);
+        free(ext);
+    }
+    return found;
+}
+
 /* One platform's first device of any type, and its name; 0 on success. */
 struct bench_target {
     char name[128];

@@ -34,16 +34,6 @@ static float *bench_host_input(double *expected)
     return x;
 }
 
-/* Whether `word` is one of the space-separated words of `list`. */
-static int bench_has_word(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* Whether kernels built with -cl-std=CL3.0 may call the sub-group functions. */
 static int bench_has_sub_groups(cl_device_id device)
 {
@@ -57,14 +47,7 @@ static int bench_has_sub_groups(cl_device_id device)
                 found |= strcmp(f[i].name, "__opencl_c_subgroups") == 0;
         free(f);
     }
-    if (!found && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS &&
-        size) {
-        char *ext = malloc(size);
-        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
-            found = bench_has_word(ext, "cl_khr_subgroups");
-        free(ext);
-    }
-    return found;
+    return found || bench_has_extension(device, "cl_khr_subgroups");
 }
 
 /* One C loop thread's share: floats [begin, end) of x, pinned to one CPU. */

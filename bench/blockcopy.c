@@ -34,25 +34,9 @@ static double gbs(double s)
     return 2.0 * N * sizeof(cl_uint) / s / 1e9;
 }
 
-/* Whether the device lists extension `name`. */
-static int has_extension(cl_device_id device, const char *name)
-{
-    size_t size = 0;
-    int found = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size) {
-        char *ext = malloc(size);
-        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
-            for (const char *p = ext; (p = strstr(p, name)) != NULL; p++)
-                if ((p == ext || p[-1] == ' ') && (p[strlen(name)] == ' ' || !p[strlen(name)]))
-                    found = 1;
-        free(ext);
-    }
-    return found;
-}
-
 static void run(const struct bench_target *t, const cl_uint *host, double c_gbs)
 {
-    if (!has_extension(t->device, "cl_intel_subgroups")) {
+    if (!bench_has_extension(t->device, "cl_intel_subgroups")) {
         printf("  %-28s skipped: no cl_intel_subgroups\n", t->name);
         return;
     }

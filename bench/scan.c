@@ -68,20 +68,6 @@ static const char *compact_src =
     "    }\n"
     "}\n";
 
-/* Whether the device lists extension `name`. */
-static int has_extension(cl_device_id device, const char *name)
-{
-    size_t size = 0;
-    int found = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size) {
-        char *ext = malloc(size);
-        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
-            found = bench_has_word(ext, name);
-        free(ext);
-    }
-    return found;
-}
-
 /* The first wrong output of the scan, or -1: each block of w x PER_ITEM scanned on its own. */
 static long check_scan(const float *in, const float *out, size_t w)
 {
@@ -226,8 +212,8 @@ static void run(const struct bench_target *t, const float *in_host, double c_gbs
     cl_mem bases = clCreateBuffer(ctx, CL_MEM_READ_WRITE, GLOBAL * sizeof(cl_uint), NULL, &err);
     BENCH_CHECK(err);
     run_one(t, ctx, q, scan_src, "scan", in, out, NULL, NULL, in_host, c_gbs);
-    if (has_extension(t->device, "cl_khr_subgroup_ballot") &&
-        has_extension(t->device, "cl_khr_subgroup_non_uniform_vote"))
+    if (bench_has_extension(t->device, "cl_khr_subgroup_ballot") &&
+        bench_has_extension(t->device, "cl_khr_subgroup_non_uniform_vote"))
         run_one(t, ctx, q, compact_src, "compact", in, out, count, bases, in_host, c_gbs);
     else
         printf("  %-28s compact    skipped: no cl_khr_subgroup_ballot and "

@@ -56,22 +56,6 @@ static double openblas(const float *a, const float *b, float *c)
     return g;
 }
 
-/* Whether the device lists extension `name`. */
-static int has_extension(cl_device_id device, const char *name)
-{
-    size_t size = 0;
-    int found = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size) {
-        char *ext = malloc(size);
-        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS)
-            for (const char *p = ext; (p = strstr(p, name)) != NULL; p++)
-                if ((p == ext || p[-1] == ' ') && (p[strlen(name)] == ' ' || !p[strlen(name)]))
-                    found = 1;
-        free(ext);
-    }
-    return found;
-}
-
 /* Rows of `c` that differ from the reference: exactly from `ref`, or a sample recomputed. */
 static int wrong(const float *c, const float *ref, const float *a, const float *b)
 {
@@ -92,8 +76,8 @@ static int wrong(const float *c, const float *ref, const float *a, const float *
 static void run(const struct bench_target *t, const float *a, const float *b, const float *ref,
                 double blas, double peak)
 {
-    if (!has_extension(t->device, "cl_intel_subgroups") ||
-        !has_extension(t->device, "cl_intel_required_subgroup_size")) {
+    if (!bench_has_extension(t->device, "cl_intel_subgroups") ||
+        !bench_has_extension(t->device, "cl_intel_required_subgroup_size")) {
         printf("  %-34s skipped: no cl_intel_subgroups and cl_intel_required_subgroup_size\n",
                t->name);
         return;

@@ -249,19 +249,31 @@ static inline uint32_t kt_float_bits(float f)
     return u;
 }
 
-/* Whether the device lists OpenCL C feature `name` (CL_DEVICE_OPENCL_C_FEATURES). */
-static inline bool kt_has_feature(const char *name)
+/* Whether the device's list `param` (of cl_name_version) holds `name`. */
+static inline bool kt_lists(cl_device_info param, const char *name)
 {
     size_t size = 0;
-    if (clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS)
+    if (clGetDeviceInfo(kt.dev, param, 0, NULL, &size) != CL_SUCCESS)
         return false;
     cl_name_version *v = malloc(size ? size : 1);
-    clGetDeviceInfo(kt.dev, CL_DEVICE_OPENCL_C_FEATURES, size, v, NULL);
+    clGetDeviceInfo(kt.dev, param, size, v, NULL);
     bool found = false;
     for (size_t i = 0; i < size / sizeof *v; i++)
         found |= strcmp(v[i].name, name) == 0;
     free(v);
     return found;
+}
+
+/* Whether the device lists OpenCL C feature `name` (CL_DEVICE_OPENCL_C_FEATURES). */
+static inline bool kt_has_feature(const char *name)
+{
+    return kt_lists(CL_DEVICE_OPENCL_C_FEATURES, name);
+}
+
+/* Whether the device lists extension `name` (CL_DEVICE_EXTENSIONS_WITH_VERSION). */
+static inline bool kt_has_extension(const char *name)
+{
+    return kt_lists(CL_DEVICE_EXTENSIONS_WITH_VERSION, name);
 }
 
 /* The sign of gamma(x); 0 where it has none (poles, NaN), which is not checked. */

@@ -1216,21 +1216,6 @@ static void run_type(enum type t, const bool *on)
     free(cs);
 }
 
-/* Whether the device lists extension `name` (CL_DEVICE_EXTENSIONS_WITH_VERSION). */
-static bool has_extension(const char *name)
-{
-    size_t size = 0;
-    if (clGetDeviceInfo(kt.dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &size) != CL_SUCCESS)
-        return false;
-    cl_name_version *v = malloc(size ? size : 1);
-    clGetDeviceInfo(kt.dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, v, NULL);
-    bool found = false;
-    for (size_t i = 0; i < size / sizeof *v; i++)
-        found |= strcmp(v[i].name, name) == 0;
-    free(v);
-    return found;
-}
-
 int main(void)
 {
     kt_setup();
@@ -1240,7 +1225,7 @@ int main(void)
     }
     bool on[NUM_EXTS], any = false;
     for (unsigned x = 0; x < NUM_EXTS; x++) {
-        on[x] = has_extension(ext_names[x]);
+        on[x] = kt_has_extension(ext_names[x]);
         any |= on[x];
         if (!on[x])
             printf("skip %s: not listed by the device\n", ext_names[x]);
