@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Throughput of math built-ins on every platform the loader lists:
- * out[i] = f(x[i]) (exp: f(y[i]); pow: f(x[i], y[i])) over 16 Mi floats,
+ * out[i] = f(x[i]) (exp, atan: f(y[i]); pow: f(x[i], y[i]); atan2: f(y[i],
+ * x[i])) over 16 Mi floats,
  * medians of 7 runs after a warm-up, in elements per second: once on
  * float16 vectors (1 Mi work-items: the library's vector code), once on
  * floats (16 Mi work-items: the scalar built-in, which Lanes' vectorizer
@@ -20,7 +21,7 @@
 enum { RUNS = 7 };
 #define N ((size_t)16 << 20) /* floats */
 
-static const char *names[] = {"sin", "exp", "log", "pow", "sqrt"};
+static const char *names[] = {"sin", "exp", "log", "pow", "sqrt", "atan", "atan2"};
 #define NUM_FNS (sizeof names / sizeof *names)
 
 #define KERNELS(T, p)                                                                              \
@@ -33,7 +34,11 @@ static const char *names[] = {"sin", "exp", "log", "pow", "sqrt"};
     "kernel void " p "pow(global " T " *o, global const " T " *x, global const " T " *y)\n"        \
     "{ size_t i = get_global_id(0); o[i] = pow(x[i], y[i]); }\n"                                   \
     "kernel void " p "sqrt(global " T " *o, global const " T " *x, global const " T " *y)\n"       \
-    "{ size_t i = get_global_id(0); o[i] = sqrt(x[i]); }\n"
+    "{ size_t i = get_global_id(0); o[i] = sqrt(x[i]); }\n"                                        \
+    "kernel void " p "atan(global " T " *o, global const " T " *x, global const " T " *y)\n"       \
+    "{ size_t i = get_global_id(0); o[i] = atan(y[i]); }\n"                                        \
+    "kernel void " p "atan2(global " T " *o, global const " T " *x, global const " T " *y)\n"      \
+    "{ size_t i = get_global_id(0); o[i] = atan2(y[i], x[i]); }\n"
 static const char *src = KERNELS("float16", "v_") KERNELS("float", "s_");
 
 static void run(const struct bench_target *t, const char *options, const float *x, const float *y)

@@ -21,6 +21,7 @@
 #define MATH_I int
 #define LIT(c) c##f
 #define MATH_1_PI M_1_PI_F
+#define MATH_1_PI_LO 0x1.b93910p-27f
 #define MATH_BELOW_ONE 0x1.fffffep-1f
 #define MATH_SIGN ((int)0x80000000)
 #include "lanes_math.h"
@@ -43,9 +44,9 @@ SLEEF1_RELAXED(log, log, u10, u35)
 SLEEF1_RELAXED(log2, log2, u10, u35)
 SLEEF1(lanes_log10, log10, u10)
 SLEEF1_RELAXED(tanh, tanh, u10, u35)
-SLEEF1(atan, atan, u35)
+SLEEF1_RELAXED(atan, atan, u10, u35)
 SLEEF2(lanes_pow, pow, u10)
-SLEEF2(atan2, atan2, u35)
+SLEEF2_RELAXED(atan2, atan2, u10, u35)
 // native_ and half_ (8192 ulp, or implementation-defined): the 3.5-ulp variants.
 SLEEF1(native_sin, sin, u35)
 SLEEF1(native_cos, cos, u35)
@@ -66,7 +67,8 @@ SLEEF2(lanes_fmod, fmod, )
         for (int i = 0; i < 2; i++) {                                                              \
             float##n ys = ay * (i == 0 ? 0x1p100f : 1.0f) * 0x1p100f;                              \
             float##n ar = __builtin_elementwise_abs(r);                                            \
-            r = ((ar / ay == INFINITY) & (ar < INFINITY) & (ys < INFINITY)) ? lanes_fmod(r, ys) : r; \
+            r = ((ar / ay == INFINITY) & (ar < INFINITY) & (ys < INFINITY)) ? lanes_fmod(r, ys)    \
+                                                                            : r;                   \
         }                                                                                          \
         return lanes_fmod(r, y);                                                                   \
     }
@@ -123,8 +125,8 @@ FOR_WIDTHS(FMOD, )
         if (FINITE_MATH)                                                                           \
             return pow(__builtin_elementwise_abs(x), y);                                           \
         float##n r = pow(x, y), nan = (float##n)NAN;                                               \
-        /* Unlike pow, powr takes -0 as +0 (powr(-0, -1) = +inf) and a NaN y gives NaN even */   \
-        /* for x = 1, as a NaN x does for y = 0 (pow gives 1 for both). */                        \
+        /* Unlike pow, powr takes -0 as +0 (powr(-0, -1) = +inf) and a NaN y gives NaN even */     \
+        /* for x = 1, as a NaN x does for y = 0 (pow gives 1 for both). */                         \
         r = x == 0.0f ? pow(__builtin_elementwise_abs(x), y) : r;                                  \
         r = x < 0.0f || x != x || y != y ? nan : r;                                                \
         r = (x == 0.0f && y == 0.0f) || (x == INFINITY && y == 0.0f) ? nan : r;                    \
@@ -134,11 +136,13 @@ FOR_WIDTHS(FMOD, )
     {                                                                                              \
         return powr(x, y);                                                                         \
     }                                                                                              \
-    HALF(n, sin, native_sin) HALF(n, cos, native_cos) HALF(n, tan, native_tan)                     \
-    HALF(n, exp, native_exp) HALF(n, exp2, native_exp2) HALF(n, exp10, native_exp10)               \
-    HALF(n, log, native_log) HALF(n, log2, native_log2) HALF(n, log10, native_log10)               \
-    HALF(n, sqrt, native_sqrt) HALF(n, rsqrt, native_rsqrt) HALF(n, recip, native_recip)           \
-    CONST float##n half_divide(float##n x, float##n y)                                             \
+    HALF(n, sin, native_sin)                                                                       \
+    HALF(n, cos, native_cos)                                                                       \
+    HALF(n, tan, native_tan) HALF(n, exp, native_exp) HALF(n, exp2, native_exp2)                   \
+        HALF(n, exp10, native_exp10) HALF(n, log, native_log) HALF(n, log2, native_log2)           \
+            HALF(n, log10, native_log10) HALF(n, sqrt, native_sqrt) HALF(n, rsqrt, native_rsqrt)   \
+                HALF(n, recip, native_recip) CONST float##n                                        \
+                half_divide(float##n x, float##n y)                                                \
     {                                                                                              \
         return x / y;                                                                              \
     }                                                                                              \
@@ -176,8 +180,6 @@ SLEEF1(expm1, expm1, u10)
 SLEEF1(lanes_log1p, log1p, u10)
 SLEEF1(lanes_lgamma, lgamma, u10)
 SLEEF1(lanes_tgamma, tgamma, u10)
-SLEEF1(lanes_atan_u10, atan, u10)
-SLEEF2(lanes_atan2_u10, atan2, u10)
 SLEEF2(hypot, hypot, u05)
 SLEEF2(nextafter, nextafter, )
 SLEEF2(lanes_remainder, remainder, )
@@ -275,14 +277,14 @@ SLEEF2(lanes_remainder, remainder, )
     }                                                                                              \
     CONST float##n atanpi(float##n x)                                                              \
     {                                                                                              \
-        return (UNSAFE_MATH ? atan(x) : lanes_atan_u10(x)) * M_1_PI_F;                             \
+        return BY_PI(n, atan(x));                                                                  \
     }                                                                                              \
     CONST float##n atan2pi(float##n y, float##n x)                                                 \
     {                                                                                              \
-        return (UNSAFE_MATH ? atan2(y, x) : lanes_atan2_u10(y, x)) * M_1_PI_F;                     \
+        return BY_PI(n, atan2(y, x));                                                              \
     }                                                                                              \
-    /* SLEEF's intermediate x^2 overflows from |x| = 2^64; from 2^32 on log(2|x|) is exact to */ \
-    /* far below an ulp (the next term is 1/(4x^2)). */                                           \
+    /* SLEEF's intermediate x^2 overflows from |x| = 2^64; from 2^32 on log(2|x|) is exact to */   \
+    /* far below an ulp (the next term is 1/(4x^2)). */                                            \
     CONST float##n acosh(float##n x)                                                               \
     {                                                                                              \
         return x > 0x1p32f ? log(x) + M_LN2_F : lanes_acosh(x);                                    \
@@ -290,13 +292,14 @@ SLEEF2(lanes_remainder, remainder, )
     CONST float##n asinh(float##n x)                                                               \
     {                                                                                              \
         float##n ax = __builtin_elementwise_abs(x);                                                \
-        return ax > 0x1p32f ? __builtin_elementwise_copysign(log(ax) + M_LN2_F, x) : lanes_asinh(x); \
+        return ax > 0x1p32f ? __builtin_elementwise_copysign(log(ax) + M_LN2_F, x)                 \
+                            : lanes_asinh(x);                                                      \
     }                                                                                              \
     CONST float##n log1p(float##n x)                                                               \
     {                                                                                              \
         return x > 0x1p64f ? log(x) : lanes_log1p(x);                                              \
     }                                                                                              \
-    /* Near overflow SLEEF's e^|x| overflows before e^|x|/2 does: (e^(|x|/2) / 2) e^(|x|/2). */  \
+    /* Near overflow SLEEF's e^|x| overflows before e^|x|/2 does: (e^(|x|/2) / 2) e^(|x|/2). */    \
     CONST float##n cosh(float##n x)                                                                \
     {                                                                                              \
         float##n ax = __builtin_elementwise_abs(x), t = exp(ax * 0.5f);                            \

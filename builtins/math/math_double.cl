@@ -23,6 +23,7 @@
 #define MATH_I long
 #define LIT(c) c
 #define MATH_1_PI M_1_PI
+#define MATH_1_PI_LO -0x1.6b01ec5417056p-56
 #define MATH_BELOW_ONE 0x1.fffffffffffffp-1
 #define MATH_SIGN ((long)0x8000000000000000ul)
 #include "lanes_math.h"
@@ -149,7 +150,7 @@ FOR_WIDTHS(EXACT, )
         double##n xs = e0 == 0 ? x * 0x1p54 : x;                                                   \
         long##n b = as_long##n(xs);                                                                \
         long##n e = ((b >> 52) & 0x7ff) + kk - (e0 == 0 ? 54l : 0l);                               \
-        long##n sign = b & MATH_SIGN, m = b & (long)0x800ffffffffffffful;                           \
+        long##n sign = b & MATH_SIGN, m = b & (long)0x800ffffffffffffful;                          \
         double##n r = as_double##n(m | (__builtin_elementwise_max(e, (long##n)1) << 52));          \
         r = e >= 0x7ff ? as_double##n(sign | 0x7ff0000000000000l) : r;                             \
         double##n low =                                                                            \
@@ -193,11 +194,11 @@ FOR_WIDTHS(EXACT, )
     }                                                                                              \
     CONST double##n atanpi(double##n x)                                                            \
     {                                                                                              \
-        return atan(x) * M_1_PI;                                                                   \
+        return BY_PI(n, atan(x));                                                                  \
     }                                                                                              \
     CONST double##n atan2pi(double##n y, double##n x)                                              \
     {                                                                                              \
-        return atan2(y, x) * M_1_PI;                                                               \
+        return BY_PI(n, atan2(y, x));                                                              \
     }                                                                                              \
     /* Far up (SLEEF's x^2 overflows from 2^512) log(2|x|) is the result to well under an ulp. */  \
     CONST double##n acosh(double##n x)                                                             \

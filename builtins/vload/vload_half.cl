@@ -8,7 +8,8 @@
 //   NaNs quiet with their sign and payload;
 //   float -> half rounded once in the mode asked for: subnormal halves,
 //   overflow to infinity or to HALF_MAX as the mode says, NaNs kept NaN
-//   (quiet, with their sign and the high bits of their payload).
+//   (quiet, with their sign and the high bits of their payload);
+//   double -> half the same, rounded once (not through float).
 #include "lanes_builtins.h"
 
 #define WIDEN(n, k, unused)                                                                        \
@@ -19,7 +20,7 @@
         uint##n normal = (mag << 13) + ((127u - 15u) << 23); /* rebiased exponent */               \
         uint##n sub = as_uint##n(CVT(k, mag, float##n) * 0x1p-24f);                                \
         uint##n special = (mag << 13) | 0x7f800000u; /* infinity, or NaN with its payload */       \
-        special |= mag > 0x7c00u ? 0x400000u : 0u;     /* made quiet */                            \
+        special |= mag > 0x7c00u ? 0x400000u : 0u;   /* made quiet */                              \
         uint##n r = mag >= 0x7c00u ? special : (mag >= 0x400u ? normal : sub);                     \
         return as_float##n(r | sign);                                                              \
     }                                                                                              \
@@ -64,6 +65,38 @@
 
 FOR_WIDTHS(WIDEN, )
 
+// double -> half bits, rounded once in mode r (never through float, which
+// would round twice): NARROW's steps on the double's layout. A normal half
+// keeps the top 10 of the 52 mantissa bits; a subnormal one the significand
+// shifted right by 1051 - exponent, capped at 54 (all dropped, below half).
+#define NARROW_DOUBLE(n, k, r)                                                                     \
+    CONST ushort##n lanes_double_to_half_##r(double##n f)                                          \
+    {                                                                                              \
+        ulong##n u = as_ulong##n(f);                                                               \
+        ulong##n sign = (u >> 48) & 0x8000ul, a = u & 0x7ffffffffffffffful, e = a >> 52;           \
+        ulong##n m = e == 0ul ? a : (a & 0xffffffffffffful) | 0x10000000000000ul;                  \
+        ulong##n one = 1ul,                                                                        \
+                 sh = (ulong##n)1051ul - __builtin_elementwise_min(e, (ulong##n)1051ul);           \
+        sh = __builtin_elementwise_min(sh, (ulong##n)54ul);                                        \
+        ulong##n h0 = m >> sh, rest = m & ((one << sh) - 1ul), mid = one << (sh - 1ul);            \
+        long##n normal = a >= 0x3f10000000000000ul; /* 2^-14 */                                    \
+        h0 = normal ? (a >> 42) - (1008ul << 10) : h0;                                             \
+        rest = normal ? a & 0x3fffffffffful : rest;                                                \
+        mid = normal ? 0x20000000000ul : mid;                                                      \
+        long##n big = a >= 0x40f0000000000000ul; /* 2^16 */                                        \
+        h0 = big ? 0x7bfful : h0;                                                                  \
+        rest = big ? 2ul : rest;                                                                   \
+        mid = big ? 1ul : mid;                                                                     \
+        ulong##n h = h0 + (ROUND_UP_##r(h0, rest, mid, sign) ? 1ul : 0ul);                         \
+        ulong##n nan = 0x7e00ul | ((a >> 42) & 0x3fful); /* quiet, high payload bits */            \
+        h = a >= 0x7ff0000000000000ul ? (a > 0x7ff0000000000000ul ? nan : 0x7c00ul) : h;           \
+        return CVT(k, h | sign, ushort##n);                                                        \
+    }
+#define NARROW_DOUBLES(n, k, unused)                                                               \
+    NARROW_DOUBLE(n, k, rte)                                                                       \
+    NARROW_DOUBLE(n, k, rtz) NARROW_DOUBLE(n, k, rtp) NARROW_DOUBLE(n, k, rtn)
+FOR_WIDTHS(NARROW_DOUBLES, )
+
 // The loads and stores of width n (1 for the scalar) in address space AS.
 #define PACKED(n) typedef ushort##n __attribute__((aligned(2))) lanes_packed_ushort##n;
 PACKED(2)
@@ -105,42 +138,47 @@ LOADS(__constant)
 LOADS(__private)
 LOADS(__generic)
 
-// vstore_halfn{_r} and vstorea_halfn{_r}, the suffix-less ones rounding to
-// nearest even (the default rounding mode, the only one Lanes has).
-#define STORE(n, AS, r, suffix)                                                                    \
-    OVL void vstore_half##n##suffix(float##n v, size_t o, AS half *p)                              \
+// vstore_halfn{_r} and vstorea_halfn{_r} of float and double, the suffix-less
+// ones rounding to nearest even (the default rounding mode, the only one Lanes
+// has).
+#define STORE(T, n, AS, r, suffix)                                                                 \
+    OVL void vstore_half##n##suffix(T##n v, size_t o, AS half *p)                                  \
     {                                                                                              \
-        *(AS lanes_packed_ushort##n *)((AS ushort *)p + o * n) = lanes_float_to_half_##r(v);       \
+        *(AS lanes_packed_ushort##n *)((AS ushort *)p + o * n) = lanes_##T##_to_half_##r(v);       \
     }                                                                                              \
-    OVL void vstorea_half##n##suffix(float##n v, size_t o, AS half *p)                             \
+    OVL void vstorea_half##n##suffix(T##n v, size_t o, AS half *p)                                 \
     {                                                                                              \
-        *(AS ushort##n *)((AS ushort *)p + o * n) = lanes_float_to_half_##r(v);                    \
+        *(AS ushort##n *)((AS ushort *)p + o * n) = lanes_##T##_to_half_##r(v);                    \
     }
-#define STORE1_3(AS, r, suffix)                                                                    \
-    OVL void vstore_half##suffix(float v, size_t o, AS half *p)                                    \
+#define STORE1_3(T, AS, r, suffix)                                                                 \
+    OVL void vstore_half##suffix(T v, size_t o, AS half *p)                                        \
     {                                                                                              \
-        ((AS ushort *)p)[o] = lanes_float_to_half_##r(v);                                          \
+        ((AS ushort *)p)[o] = lanes_##T##_to_half_##r(v);                                          \
     }                                                                                              \
-    OVL void vstore_half3##suffix(float3 v, size_t o, AS half *p)                                  \
+    OVL void vstore_half3##suffix(T##3 v, size_t o, AS half *p)                                    \
     {                                                                                              \
-        ushort3 h = lanes_float_to_half_##r(v);                                                    \
+        ushort3 h = lanes_##T##_to_half_##r(v);                                                    \
         AS ushort *q = (AS ushort *)p + o * 3;                                                     \
         *(AS lanes_packed_ushort2 *)q = h.xy;                                                      \
         q[2] = h.z;                                                                                \
     }                                                                                              \
-    OVL void vstorea_half3##suffix(float3 v, size_t o, AS half *p)                                 \
+    OVL void vstorea_half3##suffix(T##3 v, size_t o, AS half *p)                                   \
     {                                                                                              \
-        ushort3 h = lanes_float_to_half_##r(v);                                                    \
+        ushort3 h = lanes_##T##_to_half_##r(v);                                                    \
         AS ushort *q = (AS ushort *)p + o * 4;                                                     \
         *(AS ushort2 *)q = h.xy;                                                                   \
         q[2] = h.z;                                                                                \
     }
-#define STORES_MODE(AS, r, suffix)                                                                 \
-    STORE1_3(AS, r, suffix)                                                                        \
-    STORE(2, AS, r, suffix) STORE(4, AS, r, suffix) STORE(8, AS, r, suffix) STORE(16, AS, r, suffix)
-#define STORES(AS)                                                                                 \
-    STORES_MODE(AS, rte, ) STORES_MODE(AS, rte, _rte) STORES_MODE(AS, rtz, _rtz)                   \
-    STORES_MODE(AS, rtp, _rtp) STORES_MODE(AS, rtn, _rtn)
+#define STORES_MODE(T, AS, r, suffix)                                                              \
+    STORE1_3(T, AS, r, suffix)                                                                     \
+    STORE(T, 2, AS, r, suffix)                                                                     \
+    STORE(T, 4, AS, r, suffix) STORE(T, 8, AS, r, suffix) STORE(T, 16, AS, r, suffix)
+#define STORES_T(T, AS)                                                                            \
+    STORES_MODE(T, AS, rte, )                                                                      \
+    STORES_MODE(T, AS, rte, _rte) STORES_MODE(T, AS, rtz, _rtz) STORES_MODE(T, AS, rtp, _rtp)      \
+        STORES_MODE(T, AS, rtn, _rtn)
+// The double forms (cl_khr_fp64) convert directly, rounding once.
+#define STORES(AS) STORES_T(float, AS) STORES_T(double, AS)
 STORES(__global)
 STORES(__local)
 STORES(__private)
