@@ -4,6 +4,9 @@
  * carries unique symbol names (the caller's business), so all share the main
  * JITDylib; the C runtime (memcpy, memset) is found in the process, what
  * is not in its global scope is defined by the caller (lanes_jit_define_symbols).
+ * Each object gets its own resource tracker and a reference count: code
+ * shared by identical programs is loaded once, and unloaded with the last
+ * program that uses it.
  */
 #include "jit.h"
 
@@ -14,12 +17,44 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/TargetMachine.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static LLVMOrcLLJITRef jit;
 static char *jit_error;
 static pthread_once_t jit_once = PTHREAD_ONCE_INIT;
+
+/* A loaded object, found by the symbol it was loaded for. */
+struct lanes_jit_code {
+    struct lanes_jit_code *next; /* in its bucket */
+    char *symbol;
+    void *address;
+    LLVMOrcResourceTrackerRef tracker;
+    size_t refs; /* under code_lock */
+};
+enum { CODE_BUCKETS = 256 };
+static struct lanes_jit_code *code_table[CODE_BUCKETS];
+static size_t code_count;
+static pthread_mutex_t code_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct lanes_jit_code **code_bucket(const char *symbol)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const char *c = symbol; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    return &code_table[h % CODE_BUCKETS];
+}
+
+/* The loaded code of `symbol`, or NULL; under code_lock. */
+static struct lanes_jit_code *code_find(const char *symbol)
+{
+    for (struct lanes_jit_code *c = *code_bucket(symbol); c; c = c->next)
+        if (strcmp(c->symbol, symbol) == 0)
+            return c;
+    return NULL;
+}
 
 /* Takes the message out of an LLVM error as a malloc'd string. */
 static char *take_error(LLVMErrorRef e)
@@ -86,19 +121,51 @@ int lanes_jit_define_symbols(const struct lanes_jit_symbol *symbols, size_t coun
     return 0;
 }
 
-void *lanes_jit_lookup(const char *symbol)
+struct lanes_jit_code *lanes_jit_acquire(const char *symbol)
 {
-    pthread_once(&jit_once, create_jit);
-    LLVMOrcExecutorAddress addr = 0;
-    if (!jit)
-        return NULL;
-    /* A failed lookup reports the missing symbol as an error: expected here, and dropped. */
-    LLVMErrorRef e = LLVMOrcLLJITLookup(jit, &addr, symbol);
-    if (e) {
-        LLVMConsumeError(e);
-        return NULL;
+    pthread_mutex_lock(&code_lock);
+    struct lanes_jit_code *c = code_find(symbol);
+    if (c)
+        c->refs++;
+    pthread_mutex_unlock(&code_lock);
+    return c;
+}
+
+void *lanes_jit_address(const struct lanes_jit_code *code)
+{
+    return code->address;
+}
+
+void lanes_jit_release(struct lanes_jit_code *code)
+{
+    if (!code)
+        return;
+    pthread_mutex_lock(&code_lock);
+    bool last = --code->refs == 0;
+    if (last) {
+        struct lanes_jit_code **p = code_bucket(code->symbol);
+        while (*p != code)
+            p = &(*p)->next;
+        *p = code->next;
+        code_count--;
     }
-    return (void *)(uintptr_t)addr;
+    pthread_mutex_unlock(&code_lock);
+    if (!last)
+        return;
+    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(code->tracker);
+    if (e) /* the code stays mapped: nothing else to do */
+        LLVMConsumeError(e);
+    LLVMOrcReleaseResourceTracker(code->tracker);
+    free(code->symbol);
+    free(code);
+}
+
+size_t lanes_jit_loaded(void)
+{
+    pthread_mutex_lock(&code_lock);
+    size_t n = code_count;
+    pthread_mutex_unlock(&code_lock);
+    return n;
 }
 
 void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
@@ -147,24 +214,56 @@ char *lanes_jit_emit_assembly(LLVMModuleRef m)
     return text;
 }
 
-void *lanes_jit_add_object(const void *object, size_t size, const char *symbol, char **error)
+struct lanes_jit_code *lanes_jit_add_object(const void *object, size_t size, const char *symbol,
+                                            char **error)
 {
     pthread_once(&jit_once, create_jit);
     if (!jit) {
         *error = strdup(jit_error ? jit_error : "the JIT could not be created");
         return NULL;
     }
+    struct lanes_jit_code *c = malloc(sizeof *c);
+    char *name = strdup(symbol);
+    if (!c || !name) {
+        free(c);
+        free(name);
+        *error = strdup("out of host memory");
+        return NULL;
+    }
+    /* Loaded and linked under the lock, so that a symbol is never defined twice. */
+    pthread_mutex_lock(&code_lock);
+    struct lanes_jit_code *old = code_find(symbol);
+    if (old) { /* another thread added it first */
+        old->refs++;
+        pthread_mutex_unlock(&code_lock);
+        free(c);
+        free(name);
+        return old;
+    }
+    LLVMOrcResourceTrackerRef rt =
+        LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(jit));
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "lanes-launcher.o");
-    LLVMErrorRef e = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), buf);
-    if (e) { /* the JIT owns the buffer even then */
-        *error = take_error(e);
-        return NULL;
-    }
     LLVMOrcExecutorAddress addr = 0;
-    if ((e = LLVMOrcLLJITLookup(jit, &addr, symbol))) {
+    LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(jit, rt, buf); /* owns buf even on error */
+    if (!e)
+        e = LLVMOrcLLJITLookup(jit, &addr, symbol);
+    if (e) {
+        pthread_mutex_unlock(&code_lock);
         *error = take_error(e);
+        if ((e = LLVMOrcResourceTrackerRemove(rt)))
+            LLVMConsumeError(e);
+        LLVMOrcReleaseResourceTracker(rt);
+        free(c);
+        free(name);
         return NULL;
     }
-    return (void *)(uintptr_t)addr;
+    *c = (struct lanes_jit_code){
+        .symbol = name, .address = (void *)(uintptr_t)addr, .tracker = rt, .refs = 1};
+    struct lanes_jit_code **b = code_bucket(symbol);
+    c->next = *b;
+    *b = c;
+    code_count++;
+    pthread_mutex_unlock(&code_lock);
+    return c;
 }

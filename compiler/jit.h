@@ -19,8 +19,23 @@ struct lanes_jit_symbol {
  */
 int lanes_jit_define_symbols(const struct lanes_jit_symbol *symbols, size_t count, char **error);
 
-/* The address of `symbol` if some module added it already, else NULL. Thread-safe. */
-void *lanes_jit_lookup(const char *symbol);
+/* Code loaded by lanes_jit_add_object: kept while someone holds a reference. */
+struct lanes_jit_code;
+
+/*
+ * The code loaded for `symbol`, with one more reference, or NULL when none
+ * is loaded. Thread-safe.
+ */
+struct lanes_jit_code *lanes_jit_acquire(const char *symbol);
+
+/* The address of the symbol `code` was loaded for. */
+void *lanes_jit_address(const struct lanes_jit_code *code);
+
+/* Drops a reference (NULL: nothing); the last one unloads the code. Thread-safe. */
+void lanes_jit_release(struct lanes_jit_code *code);
+
+/* How many objects are loaded (for tests). */
+size_t lanes_jit_loaded(void);
 
 /* Compiles `m` to an object file for the host (malloc'd bytes), or NULL with *error set. */
 void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error);
@@ -29,9 +44,12 @@ void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error);
 char *lanes_jit_emit_assembly(LLVMModuleRef m);
 
 /*
- * Hands object code to the JIT and returns the address of `symbol`, or NULL
- * with *error set (malloc'd). Thread-safe; the bytes are copied.
+ * Hands object code defining `symbol` to the JIT and returns it loaded, with
+ * one reference (the code already loaded for `symbol`, if another thread
+ * loaded it first), or NULL with *error set (malloc'd). Thread-safe; the
+ * bytes are copied.
  */
-void *lanes_jit_add_object(const void *object, size_t size, const char *symbol, char **error);
+struct lanes_jit_code *lanes_jit_add_object(const void *object, size_t size, const char *symbol,
+                                            char **error);
 
 #endif

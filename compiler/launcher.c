@@ -403,21 +403,32 @@ static void launcher_key(const struct lanes_program_module *module,
  */
 static const char refusal[] = "lanes-refused\n";
 
+/* The launcher of `code`, handing the reference to *out (or keeping it for ever if out is NULL). */
+static lanes_launcher_fn hand_out(struct lanes_jit_code *code, struct lanes_jit_code **out)
+{
+    if (out)
+        *out = code;
+    return (lanes_launcher_fn)lanes_jit_address(code);
+}
+
 lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
                                        const struct lanes_kernel_info *k,
                                        const struct lanes_specialization *spec,
-                                       uint32_t *width_used, char **log)
+                                       uint32_t *width_used, struct lanes_jit_code **code,
+                                       char **log)
 {
     *log = NULL;
     if (width_used)
         *width_used = spec->width;
+    if (code)
+        *code = NULL;
     struct lanes_cache_key key;
     char name[64];
     launcher_key(module, k, spec, &key, name);
     /* Built already in this process, perhaps for an identical program. */
-    void *fn = lanes_jit_lookup(name);
-    if (fn)
-        return (lanes_launcher_fn)fn;
+    struct lanes_jit_code *loaded = lanes_jit_acquire(name);
+    if (loaded)
+        return hand_out(loaded, code);
 
     char *error = NULL, *why = NULL;
     size_t size;
@@ -446,18 +457,14 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
     if (runtime_symbols_error)
         error = strdup(runtime_symbols_error);
     else
-        fn = lanes_jit_add_object(object, size, name, &error);
-    if (fn && !cached)
+        loaded = lanes_jit_add_object(object, size, name, &error);
+    if (loaded && !cached)
         lanes_cache_store_object(&key, object, size);
     free(object);
-    if (!fn) {
-        /* Another thread may have added the same launcher first. */
-        fn = lanes_jit_lookup(name);
-        if (!fn)
-            *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
-    }
+    if (!loaded)
+        *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
     free(error);
-    return (lanes_launcher_fn)fn;
+    return loaded ? hand_out(loaded, code) : NULL;
 
 narrow:;
     /*
@@ -480,7 +487,7 @@ narrow:;
     /* The kernel still runs, a work-item per sub-group, and the build log says why. */
     struct lanes_specialization one = *spec;
     one.width = 1;
-    fn = lanes_launcher_build(module, k, &one, NULL, log);
+    lanes_launcher_fn fn = lanes_launcher_build(module, k, &one, NULL, code, log);
     if (fn) {
         char width[16];
         snprintf(width, sizeof width, "%u", spec->width);
@@ -495,5 +502,5 @@ narrow:;
             *width_used = 1;
     }
     free(why);
-    return (lanes_launcher_fn)fn;
+    return fn;
 }

@@ -8,6 +8,7 @@
 #include "ndrange.h"
 #include "check.h"
 
+#include "../compiler/jit.h"
 #include "../compiler/program.h"
 #include "event.h"
 #include "platform.h"
@@ -158,7 +159,8 @@ static lanes_launcher_fn build_entry(cl_program program, struct lanes_launcher_e
     }
     char *log = NULL;
     uint32_t used = e->spec.width;
-    lanes_launcher_fn fn = lanes_launcher_build(program->module, e->kernel, &e->spec, &used, &log);
+    lanes_launcher_fn fn =
+        lanes_launcher_build(program->module, e->kernel, &e->spec, &used, &e->code, &log);
     if (fn) {
         e->fn = fn;
         e->width = used;
@@ -212,6 +214,7 @@ void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list)
     while (list) {
         struct lanes_launcher_entry *next = list->next;
         pthread_mutex_destroy(&list->build);
+        lanes_jit_release(list->code);
         free(list);
         list = next;
     }

@@ -23,6 +23,7 @@ struct lanes_launcher_entry {
     pthread_mutex_t build;
     atomic_int ready; /* fn and width are set (release); 0 before, or after a failure */
     lanes_launcher_fn fn;
+    struct lanes_jit_code *code; /* keeps fn's code loaded (compiler/jit.h) */
     uint32_t width; /* the width it runs: spec.width, or 1 when the vectorizer refused */
 };
 

@@ -150,6 +150,51 @@ static void task_and_many_launches(void **state)
     clReleaseKernel(k);
 }
 
+/* Enqueues k(x) over 16 work-items in groups of 8 and checks x[i] = 3 i + 8. */
+static void run_shared(cl_kernel k)
+{
+    int r[16] = {0};
+    cl_mem m = buffer(sizeof r, r);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global = 16, local = 8;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(r[i], 3 * i + 8);
+    clReleaseMemObject(m);
+}
+
+/*
+ * Identical programs share their launchers' code, which stays while one of
+ * them lives and is unloaded with the last: a program released does not
+ * take the code from under another, and the next one loads it again.
+ */
+static void identical_programs_share_code(void **state)
+{
+    (void)state;
+    const char *src = "kernel void k(global int *x) {\n"
+                      "    x[get_global_id(0)] = 3 * (int)get_global_id(0) + get_local_size(0);\n"
+                      "}\n";
+    cl_kernel a = kernel_of(src, "k", ""), b = kernel_of(src, "k", "");
+    run_shared(a);
+    run_shared(b);
+    clReleaseKernel(a); /* its program goes, and with it a reference to the code */
+    run_shared(b);
+    for (int i = 0; i < 20; i++) { /* loaded and released while b holds it */
+        cl_kernel c = kernel_of(src, "k", "");
+        run_shared(c);
+        clReleaseKernel(c);
+    }
+    clReleaseKernel(b);
+    for (int i = 0; i < 3; i++) { /* unloaded each time, then loaded again */
+        cl_kernel c = kernel_of(src, "k", "");
+        run_shared(c);
+        clReleaseKernel(c);
+    }
+}
+
 static void bad_launches(void **state)
 {
     (void)state;
@@ -420,6 +465,7 @@ int main(void)
         cmocka_unit_test(ids_in_three_dimensions),
         cmocka_unit_test(local_memory_and_values),
         cmocka_unit_test(task_and_many_launches),
+        cmocka_unit_test(identical_programs_share_code),
         cmocka_unit_test(bad_launches),
         cmocka_unit_test(concurrent_kernels),
         cmocka_unit_test(barrier_reduction),

@@ -3,8 +3,10 @@
  * Launchers built from OpenCL C and run here, work-group by work-group,
  * against results computed in C: work-item functions in 1, 2 and 3
  * dimensions with offsets and non-uniform groups, every kind of argument,
- * __local memory, and the refusals a log must explain.
+ * __local memory, the refusals a log must explain, and launcher code shared
+ * by identical programs and unloaded with the last one.
  */
+#include "../../compiler/jit.h"
 #include "../../compiler/launcher.h"
 
 #include <setjmp.h> /* cmocka needs these first */
@@ -40,7 +42,7 @@ static lanes_launcher_fn build(const char *src, const char *options, unsigned wo
     built = *module;
     struct lanes_specialization spec = {
         .local_size = {local[0], local[1], local[2]}, .work_dim = work_dim, .width = 1};
-    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, NULL, log);
+    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, NULL, NULL, log);
 }
 
 /*
@@ -56,7 +58,7 @@ static lanes_launcher_fn launcher_for(unsigned work_dim, const uint64_t local[3]
                                         .work_dim = work_dim,
                                         .width = 1};
     char *log = NULL;
-    lanes_launcher_fn fn = lanes_launcher_build(built, &built->kernels[0], &spec, NULL, &log);
+    lanes_launcher_fn fn = lanes_launcher_build(built, &built->kernels[0], &spec, NULL, NULL, &log);
     if (!fn)
         fail_msg("%s", log);
     free(log);
@@ -341,6 +343,68 @@ static void refusals_are_explained(void **state)
     free(log);
 }
 
+/* Runs a 1-D launcher of `k(global int *o)` over 8 work-items in one group. */
+static void run_fill(lanes_launcher_fn fn, const struct lanes_program_module *m, int *out)
+{
+    unsigned char args[64] = {0};
+    memcpy(args + m->kernels[0].args[0].offset, &out, sizeof out);
+    uint64_t local[3] = {8, 1, 1}, global[3] = {8, 1, 1}, offset[3] = {0};
+    run(fn, args, 1, global, local, offset, 0);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(out[i], 5 * i + 8);
+}
+
+/*
+ * A launcher's code is loaded once for identical programs, stays while one
+ * of them holds it, goes with the last reference and loads again after.
+ */
+static void code_is_shared_and_unloaded(void **state)
+{
+    (void)state;
+    const char *src = "kernel void k(global int *o) {\n"
+                      "    o[get_global_id(0)] = 5 * (int)get_global_id(0) + get_local_size(0);\n"
+                      "}\n";
+    uint64_t other[3] = {4, 1, 1}; /* build()'s launcher, kept for ever (no reference taken) */
+    struct lanes_program_module *m2;
+    char *log = NULL;
+    build(src, "", 1, other, &m2, &log);
+    free(log);
+    struct lanes_specialization spec = {.local_size = {8, 1, 1}, .work_dim = 1, .width = 1};
+    size_t before = lanes_jit_loaded();
+    struct lanes_jit_code *c1, *c2, *c3;
+    lanes_launcher_fn f1 = lanes_launcher_build(m2, &m2->kernels[0], &spec, NULL, &c1, &log);
+    assert_non_null(f1);
+    assert_non_null(c1);
+    assert_int_equal(lanes_jit_loaded(), before + 1);
+    struct lanes_program_module *m3;
+    build(src, "", 1, other, &m3, &log); /* identical to m2 */
+    free(log);
+    lanes_launcher_fn f2 = lanes_launcher_build(m2, &m2->kernels[0], &spec, NULL, &c2, &log);
+    lanes_launcher_fn f3 = lanes_launcher_build(m3, &m3->kernels[0], &spec, NULL, &c3, &log);
+    assert_ptr_equal(f2, f1);
+    assert_ptr_equal(f3, f1);
+    assert_ptr_equal(c2, c1);
+    assert_ptr_equal(c3, c1);
+    assert_int_equal(lanes_jit_loaded(), before + 1);
+    int out[8];
+    lanes_jit_release(c1);
+    lanes_jit_release(c2);
+    lanes_program_module_free(m2);
+    run_fill(f3, m3, out); /* still loaded for m3 */
+    lanes_jit_release(c3);
+    assert_int_equal(lanes_jit_loaded(), before);
+    /* Loaded again (from the disk cache or compiled), under the same symbol. */
+    lanes_launcher_fn f4 = lanes_launcher_build(m3, &m3->kernels[0], &spec, NULL, &c3, &log);
+    if (!f4)
+        fail_msg("%s", log);
+    assert_int_equal(lanes_jit_loaded(), before + 1);
+    memset(out, 0, sizeof out);
+    run_fill(f4, m3, out);
+    lanes_jit_release(c3);
+    assert_int_equal(lanes_jit_loaded(), before);
+    lanes_program_module_free(m3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +413,7 @@ int main(void)
         cmocka_unit_test(argument_kinds),
         cmocka_unit_test(barriers),
         cmocka_unit_test(refusals_are_explained),
+        cmocka_unit_test(code_is_shared_and_unloaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
