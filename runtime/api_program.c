@@ -372,7 +372,7 @@ static cl_int build(cl_program program, const struct build_kind *kind, const cha
     if (pfn_notify) {
         lanes_program_retain(program);
         job->task.run = run_build_task;
-        lanes_exec_submit(&job->task);
+        lanes_exec_submit_to_workers(&job->task);
         return CL_SUCCESS;
     }
     cl_int err = run_build(job);
@@ -565,7 +565,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
         /* The program is returned at once; the callback tells when the link is done. */
         lanes_program_retain(p);
         job->task.run = run_link_task;
-        lanes_exec_submit(&job->task);
+        lanes_exec_submit_to_workers(&job->task);
         lanes_set_error(errcode_ret, CL_SUCCESS);
         return p;
     }

@@ -132,7 +132,7 @@ void lanes_event_run_callbacks(cl_event e, struct lanes_event_callback *list, cl
             call(cb);
         } else {
             cb->task.run = call_task;
-            lanes_exec_submit(&cb->task);
+            lanes_exec_submit_to_workers(&cb->task);
         }
     }
 }

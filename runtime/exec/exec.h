@@ -54,13 +54,23 @@ unsigned lanes_exec_num_workers(void);
 struct lanes_task {
     struct lanes_task *next; /* owned by the pool while queued */
     void (*run)(struct lanes_task *task);
+    bool workers_only; /* set by the submit functions */
 };
 
 /*
  * Queues `task`; a worker calls task->run(task) later, first come first
  * served. The record must stay valid until run starts; run may free it.
+ * A waiting application thread may run it too (lanes_exec_help): only
+ * Lanes' own work goes here.
  */
 void lanes_exec_submit(struct lanes_task *task);
+
+/*
+ * lanes_exec_submit for work that runs the application's code (event
+ * callbacks, build notifications, native kernels): only a worker runs it,
+ * never a thread helping in a wait, which may hold locks that code takes.
+ */
+void lanes_exec_submit_to_workers(struct lanes_task *task);
 
 /* Runs items [begin, end) of a range; called on any worker, concurrently. */
 typedef void (*lanes_range_fn)(void *ctx, size_t begin, size_t end);
@@ -97,7 +107,8 @@ void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes
 
 /*
  * Runs one piece of queued work on the calling thread, if there is any: a
- * share of a range with chunks left, else the oldest task. Returns false
+ * share of a range with chunks left, else the oldest task (on a thread that
+ * is not a worker, the oldest not submitted to workers only). Returns false
  * when there was nothing. A thread about to wait for an event calls this
  * instead of sleeping, so a short command runs where its result is awaited
  * rather than after two thread wake-ups.

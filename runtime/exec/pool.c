@@ -92,12 +92,15 @@ static bool work_one(void)
         range_leave(r);
         return true;
     }
-    struct lanes_task *t = pool.head;
+    /* The oldest task this thread may run: an application thread skips the workers' own. */
+    struct lanes_task *t = pool.head, *prev = NULL;
+    while (t && t->workers_only && worker_index < 0)
+        prev = t, t = t->next;
     if (!t)
         return false;
-    pool.head = t->next;
-    if (!pool.head)
-        pool.tail = NULL;
+    *(prev ? &prev->next : &pool.head) = t->next;
+    if (pool.tail == t)
+        pool.tail = prev;
     pthread_mutex_unlock(&pool.lock);
     t->run(t);
     return true;
@@ -199,10 +202,11 @@ bool lanes_exec_help(void)
     return false;
 }
 
-void lanes_exec_submit(struct lanes_task *task)
+static void submit(struct lanes_task *task, bool workers_only)
 {
     pthread_once(&pool_once, start);
     task->next = NULL;
+    task->workers_only = workers_only;
     pthread_mutex_lock(&pool.lock);
     if (pool.stop) {
         /* Tearing down (e.g. a static destructor still using OpenCL): run here. */
@@ -218,6 +222,16 @@ void lanes_exec_submit(struct lanes_task *task)
     if (pool.idle)
         pthread_cond_signal(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
+}
+
+void lanes_exec_submit(struct lanes_task *task)
+{
+    submit(task, false);
+}
+
+void lanes_exec_submit_to_workers(struct lanes_task *task)
+{
+    submit(task, true);
 }
 
 void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes_range_fn fn,

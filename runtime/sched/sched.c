@@ -56,13 +56,19 @@ void lanes_command_discard(cl_event command)
     lanes_event_release(command);
 }
 
-/* Readies a command: its body runs on a worker. */
+/*
+ * Readies a command: its body runs on a worker, or on an application thread
+ * waiting for it; a native kernel (the application's code) on a worker only.
+ */
 static void execute(struct lanes_task *t);
 
 static void make_ready(cl_event cmd)
 {
     cmd->task.run = execute;
-    lanes_exec_submit(&cmd->task);
+    if (cmd->type == CL_COMMAND_NATIVE_KERNEL)
+        lanes_exec_submit_to_workers(&cmd->task);
+    else
+        lanes_exec_submit(&cmd->task);
 }
 
 /* One awaited event of `cmd` has ended. */

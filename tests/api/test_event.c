@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Events through the loader: user events, callbacks, errors, profiling, native kernels. */
+/*
+ * Events through the loader: user events, callbacks, errors, profiling,
+ * native kernels, and the threads the application's code runs on.
+ */
 #include "runtime_common.h"
+
+#include <pthread.h>
 
 static void user_event(void **state)
 {
@@ -382,13 +387,110 @@ static void native_kernel(void **state)
     clReleaseMemObject(scratch);
 }
 
+/*
+ * The application's code never runs on an application thread that waits in
+ * clFinish: that thread may hold a lock the code takes (it deadlocked when a
+ * waiting thread helped by running queued callbacks). Each callback records
+ * whether it ran on the waiting thread (it then returns at once, instead of
+ * deadlocking) and takes the lock the waiting thread holds, with a timeout.
+ */
+static pthread_t app_thread;
+static pthread_mutex_t app_lock = PTHREAD_MUTEX_INITIALIZER;
+static int on_app, ran, timed_out;
+
+static void take_app_lock(void)
+{
+    if (pthread_equal(pthread_self(), app_thread)) {
+        __atomic_add_fetch(&on_app, 1, __ATOMIC_ACQ_REL);
+    } else {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_sec += 30;
+        if (pthread_mutex_timedlock(&app_lock, &t) == 0)
+            pthread_mutex_unlock(&app_lock);
+        else
+            __atomic_add_fetch(&timed_out, 1, __ATOMIC_ACQ_REL);
+    }
+    __atomic_add_fetch(&ran, 1, __ATOMIC_ACQ_REL);
+}
+
+static void CL_CALLBACK locking_callback(cl_event e, cl_int status, void *p)
+{
+    (void)e, (void)status, (void)p;
+    take_app_lock();
+}
+
+static void CL_CALLBACK locking_notify(cl_program prog, void *p)
+{
+    (void)prog, (void)p;
+    take_app_lock();
+}
+
+static void CL_CALLBACK native_thread(void *p)
+{
+    struct native_args *a = *(struct native_args **)p;
+    a->value = pthread_equal(pthread_self(), app_thread) ? 1 : 2;
+}
+
+static void callbacks_never_run_on_a_waiting_thread(void **state)
+{
+    struct fixture *f = *state;
+    enum { COMMANDS = 300 };
+    app_thread = pthread_self();
+    on_app = ran = timed_out = 0;
+    cl_int err;
+    cl_mem m = test_buffer(f->ctx, CL_MEM_READ_WRITE, 4096, NULL);
+    const char *src = "kernel void k(global int *x) { x[get_global_id(0)] = 1; }";
+    cl_program p = clCreateProgramWithSource(f->ctx, 1, &src, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+
+    pthread_mutex_lock(&app_lock);
+    assert_int_equal(clBuildProgram(p, 0, NULL, "", locking_notify, NULL), CL_SUCCESS);
+    int expected = 1;
+    for (int i = 0; i < COMMANDS; i++) {
+        cl_event e;
+        int pattern = i;
+        assert_int_equal(
+            clEnqueueFillBuffer(f->q, m, &pattern, sizeof pattern, 0, 4096, 0, NULL, &e),
+            CL_SUCCESS);
+        assert_int_equal(clSetEventCallback(e, CL_RUNNING, locking_callback, NULL), CL_SUCCESS);
+        assert_int_equal(clSetEventCallback(e, CL_COMPLETE, locking_callback, NULL), CL_SUCCESS);
+        expected += 2;
+        clReleaseEvent(e);
+    }
+    assert_int_equal(clFinish(f->q), CL_SUCCESS); /* holding the lock the callbacks take */
+    pthread_mutex_unlock(&app_lock);
+    for (int i = 0; i < 30000 && __atomic_load_n(&ran, __ATOMIC_ACQUIRE) < expected; i++)
+        sleep_ms(1);
+    assert_int_equal(__atomic_load_n(&ran, __ATOMIC_ACQUIRE), expected);
+    assert_int_equal(on_app, 0);
+    assert_int_equal(timed_out, 0);
+
+    /* A native kernel is the application's code too: a worker runs it. */
+    struct native_args a = {0}, *pa = &a;
+    for (int i = 0; i < 20; i++) {
+        a.value = 0;
+        assert_int_equal(clEnqueueNativeKernel(f->q, native_thread, &pa, sizeof pa, 0, NULL, NULL,
+                                               0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(clFinish(f->q), CL_SUCCESS);
+        assert_int_equal(a.value, 2);
+    }
+    clReleaseProgram(p);
+    clReleaseMemObject(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(user_event),        cmocka_unit_test(wait_errors),
-        cmocka_unit_test(callbacks),         cmocka_unit_test(release_from_callback),
-        cmocka_unit_test(error_propagation), cmocka_unit_test(profiling),
+        cmocka_unit_test(user_event),
+        cmocka_unit_test(wait_errors),
+        cmocka_unit_test(callbacks),
+        cmocka_unit_test(release_from_callback),
+        cmocka_unit_test(error_propagation),
+        cmocka_unit_test(profiling),
         cmocka_unit_test(native_kernel),
+        cmocka_unit_test(callbacks_never_run_on_a_waiting_thread),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
