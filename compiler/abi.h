@@ -98,6 +98,19 @@ enum {
 #define LANES_WG_SCRATCH_ITEMS 4096
 #define LANES_WG_SCRATCH_SIZE (64 + 8 * LANES_WG_SCRATCH_ITEMS)
 
+/*
+ * Stacks: a launcher's frames hold the private memory of a sub-group (W
+ * work-items at once). Worker threads get LANES_WORKER_STACK_BYTES of
+ * stack (address space: only the pages touched are memory); a launcher
+ * that needs more than LANES_LAUNCHER_MAX_STACK (a MiB left for the
+ * runtime's frames) runs narrower or not at all, and one that needs more
+ * than LANES_HELPER_MAX_STACK runs on workers only, not on an application
+ * thread helping in a wait, whose stack may be small.
+ */
+#define LANES_WORKER_STACK_BYTES ((size_t)64 << 20)
+#define LANES_LAUNCHER_MAX_STACK (LANES_WORKER_STACK_BYTES - ((size_t)1 << 20))
+#define LANES_HELPER_MAX_STACK ((size_t)256 << 10)
+
 static_assert(offsetof(struct lanes_wg, local_mem) == LANES_WG_LOCAL_MEM, "ABI");
 static_assert(offsetof(struct lanes_wg, work_dim) == LANES_WG_WORK_DIM, "ABI");
 static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "ABI");

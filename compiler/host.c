@@ -126,6 +126,8 @@ LLVMTargetMachineRef lanes_host_target_machine(void)
                                      LLVMCodeModelJITDefault);
     LLVMDisposeMessage(msg);
     LLVMDisposeMessage(triple);
+    if (tm)
+        lanes_host_emit_stack_sizes(tm); /* read by compiler/jit.c */
     if (tm && pthread_setspecific(tm_key, tm) != 0) {
         LLVMDisposeTargetMachine(tm);
         tm = NULL;

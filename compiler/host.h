@@ -48,6 +48,12 @@ void lanes_host_init_targets(void);
 LLVMTargetMachineRef lanes_host_target_machine(void);
 
 /*
+ * Makes `tm` emit a .stack_sizes section in the objects it writes (each
+ * function's frame size; compiler/tm_shim.cpp, C++ for TargetOptions).
+ */
+void lanes_host_emit_stack_sizes(LLVMTargetMachineRef tm);
+
+/*
  * Stamps the host CPU and its features on every function of `m`, replacing
  * what Clang put there (ARCHITECTURE.md §8: they override the JIT's target).
  */

@@ -31,6 +31,7 @@ struct lanes_jit_code {
     struct lanes_jit_code *next; /* in its bucket */
     char *symbol;
     void *address;
+    uint64_t stack_bytes; /* stack_bytes() of the object */
     LLVMOrcResourceTrackerRef tracker;
     size_t refs; /* under code_lock */
 };
@@ -121,6 +122,64 @@ int lanes_jit_define_symbols(const struct lanes_jit_symbol *symbols, size_t coun
     return 0;
 }
 
+/* A little-endian field of an ELF header. */
+static uint64_t elf_field(const unsigned char *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = bytes; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/*
+ * The sum of the frame sizes in the .stack_sizes sections of an ELF64
+ * object (the host's, little-endian; lanes_host_emit_stack_sizes): at least
+ * what its functions use at once, whichever calls which. UINT64_MAX when
+ * the object has no such section or is malformed (unknown: assume the worst).
+ */
+static uint64_t stack_bytes(const unsigned char *o, size_t size)
+{
+    if (size < 64 || memcmp(o, "\177ELF\2\1", 6) != 0)
+        return UINT64_MAX;
+    uint64_t shoff = elf_field(o + 0x28, 8), entsize = elf_field(o + 0x3a, 2),
+             count = elf_field(o + 0x3c, 2), strndx = elf_field(o + 0x3e, 2);
+    if (entsize < 64 || strndx >= count || shoff > size || count > (size - shoff) / entsize)
+        return UINT64_MAX;
+    const unsigned char *strtab_hdr = o + shoff + strndx * entsize;
+    uint64_t str_off = elf_field(strtab_hdr + 0x18, 8), str_size = elf_field(strtab_hdr + 0x20, 8);
+    if (str_off > size || str_size > size - str_off)
+        return UINT64_MAX;
+    uint64_t total = 0;
+    bool found = false;
+    for (uint64_t i = 0; i < count; i++) {
+        const unsigned char *h = o + shoff + i * entsize;
+        uint64_t name = elf_field(h, 4), off = elf_field(h + 0x18, 8), len = elf_field(h + 0x20, 8);
+        static const char want[] = ".stack_sizes";
+        if (name >= str_size || str_size - name < sizeof want ||
+            memcmp(o + str_off + name, want, sizeof want) != 0)
+            continue;
+        if (off > size || len > size - off)
+            return UINT64_MAX;
+        found = true;
+        /* Entries: an 8-byte function address (relocated), then the frame size in ULEB128. */
+        for (uint64_t p = off + 8; p < off + len; p += 8) {
+            uint64_t frame = 0;
+            unsigned shift = 0;
+            for (;; p++) {
+                if (p >= off + len || shift > 63)
+                    return UINT64_MAX;
+                frame |= (uint64_t)(o[p] & 0x7f) << shift;
+                shift += 7;
+                if (!(o[p] & 0x80))
+                    break;
+            }
+            p++;
+            total = total + frame < total ? UINT64_MAX : total + frame;
+        }
+    }
+    return found ? total : UINT64_MAX;
+}
+
 struct lanes_jit_code *lanes_jit_acquire(const char *symbol)
 {
     pthread_mutex_lock(&code_lock);
@@ -134,6 +193,11 @@ struct lanes_jit_code *lanes_jit_acquire(const char *symbol)
 void *lanes_jit_address(const struct lanes_jit_code *code)
 {
     return code->address;
+}
+
+uint64_t lanes_jit_stack_bytes(const struct lanes_jit_code *code)
+{
+    return code->stack_bytes;
 }
 
 void lanes_jit_release(struct lanes_jit_code *code)
@@ -258,8 +322,11 @@ struct lanes_jit_code *lanes_jit_add_object(const void *object, size_t size, con
         free(name);
         return NULL;
     }
-    *c = (struct lanes_jit_code){
-        .symbol = name, .address = (void *)(uintptr_t)addr, .tracker = rt, .refs = 1};
+    *c = (struct lanes_jit_code){.symbol = name,
+                                 .address = (void *)(uintptr_t)addr,
+                                 .stack_bytes = stack_bytes(object, size),
+                                 .tracker = rt,
+                                 .refs = 1};
     struct lanes_jit_code **b = code_bucket(symbol);
     c->next = *b;
     *b = c;

@@ -5,6 +5,7 @@
 
 #include <llvm-c/Types.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A function the JIT's modules may call outside themselves, and its address in this process. */
 struct lanes_jit_symbol {
@@ -30,6 +31,12 @@ struct lanes_jit_code *lanes_jit_acquire(const char *symbol);
 
 /* The address of the symbol `code` was loaded for. */
 void *lanes_jit_address(const struct lanes_jit_code *code);
+
+/*
+ * The stack `code` may use at once: the sum of its functions' frames, from
+ * the object's .stack_sizes section; UINT64_MAX when it has none.
+ */
+uint64_t lanes_jit_stack_bytes(const struct lanes_jit_code *code);
 
 /* Drops a reference (NULL: nothing); the last one unloads the code. Thread-safe. */
 void lanes_jit_release(struct lanes_jit_code *code);

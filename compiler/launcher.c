@@ -22,6 +22,7 @@
 #include <llvm-c/Core.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,10 +240,14 @@ static const char *missing_builtin(LLVMModuleRef m)
     return NULL;
 }
 
-static char *format(const char *fmt, const char *a, const char *b)
+/* A malloc'd message of at most 2 KiB (NULL when out of memory). */
+__attribute__((format(printf, 1, 2))) static char *format(const char *fmt, ...)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, fmt, a, b);
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
     return strdup(buf);
 }
 
@@ -293,7 +298,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
         char *nl = strchr(invalid, '\n');
         if (nl)
             *nl = 0;
-        *log = format("internal error: the vectorized kernel is not valid IR: %s%s\n", invalid, "");
+        *log = format("internal error: the vectorized kernel is not valid IR: %s\n", invalid);
         *refused = true;
         LLVMDisposeMessage(invalid);
         goto out;
@@ -380,7 +385,7 @@ static void launcher_key(const struct lanes_program_module *module,
     uint64_t group[3];
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
-    const void *parts[] = {"launcher-3",    digest,       k->name, spec->local_size,
+    const void *parts[] = {"launcher-4",    digest,       k->name, spec->local_size,
                            &spec->work_dim, &spec->width, group,   &spec->small_ids};
     const size_t sizes[] = {10,
                             sizeof digest,
@@ -403,34 +408,61 @@ static void launcher_key(const struct lanes_program_module *module,
  */
 static const char refusal[] = "lanes-refused\n";
 
-/* The launcher of `code`, handing the reference to *out (or keeping it for ever if out is NULL). */
-static lanes_launcher_fn hand_out(struct lanes_jit_code *code, struct lanes_jit_code **out)
+/*
+ * Fills *out with the loaded `code` (whose reference it takes) for
+ * `spec`, unless its frames need more stack than a worker has: then the
+ * reference is dropped and *why says so (malloc'd).
+ */
+static lanes_launcher_fn hand_out(struct lanes_jit_code *code,
+                                  const struct lanes_specialization *spec,
+                                  struct lanes_launcher *out, char **why)
 {
-    if (out)
-        *out = code;
-    return (lanes_launcher_fn)lanes_jit_address(code);
+    uint64_t stack = lanes_jit_stack_bytes(code);
+    if (stack > LANES_LAUNCHER_MAX_STACK) {
+        lanes_jit_release(code);
+        if (stack == UINT64_MAX)
+            *why = strdup("its stack use is unknown (no stack sizes in its object code)\n");
+        else
+            *why = format("its private memory takes %llu bytes of stack for a sub-group of %u "
+                          "work-items, more than a worker thread's %llu\n",
+                          (unsigned long long)stack, spec->width,
+                          (unsigned long long)LANES_LAUNCHER_MAX_STACK);
+        return NULL;
+    }
+    *out = (struct lanes_launcher){.fn = (lanes_launcher_fn)lanes_jit_address(code),
+                                   .width = spec->width,
+                                   .stack_bytes = stack,
+                                   .code = code};
+    return out->fn;
+}
+
+/* Drops the newlines that end `s`. */
+static void chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && s[n - 1] == '\n')
+        s[--n] = 0;
 }
 
 lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
                                        const struct lanes_kernel_info *k,
                                        const struct lanes_specialization *spec,
-                                       uint32_t *width_used, struct lanes_jit_code **code,
-                                       char **log)
+                                       struct lanes_launcher *out, char **log)
 {
     *log = NULL;
-    if (width_used)
-        *width_used = spec->width;
-    if (code)
-        *code = NULL;
+    *out = (struct lanes_launcher){.width = spec->width};
     struct lanes_cache_key key;
     char name[64];
     launcher_key(module, k, spec, &key, name);
+    char *error = NULL, *why = NULL;
     /* Built already in this process, perhaps for an identical program. */
     struct lanes_jit_code *loaded = lanes_jit_acquire(name);
-    if (loaded)
-        return hand_out(loaded, code);
+    if (loaded) {
+        if (hand_out(loaded, spec, out, &why))
+            return out->fn;
+        goto too_big;
+    }
 
-    char *error = NULL, *why = NULL;
     size_t size;
     void *object = lanes_cache_load_object(&key, &size);
     bool cached = object != NULL, refused = false;
@@ -464,43 +496,44 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
     if (!loaded)
         *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
     free(error);
-    return loaded ? hand_out(loaded, code) : NULL;
+    if (!loaded)
+        return NULL;
+    if (hand_out(loaded, spec, out, &why))
+        return out->fn;
+
+too_big:
+    /* Too much private memory for a worker's stack: narrower, or not at all. */
+    if (spec->width == 1) {
+        chomp(why);
+        *log = format("lanes: kernel %s cannot run: %.1000s\n", k->name, why);
+        free(why);
+        return NULL;
+    }
 
 narrow:;
     /*
      * A kernel that requires its sub-group size (cl_intel_required_subgroup_size:
      * get_max_sub_group_size() is guaranteed) cannot run narrower: it fails, saying why.
      */
+    chomp(why);
     if (k->reqd_sub_group_size == spec->width) {
-        size_t n = strlen(why);
-        while (n && why[n - 1] == '\n')
-            why[--n] = 0;
-        char buf[1300];
-        snprintf(buf, sizeof buf,
-                 "lanes: kernel %s: requires sub-groups of %u work-items "
-                 "(intel_reqd_sub_group_size), and cannot be vectorized: %.1000s\n",
-                 k->name, k->reqd_sub_group_size, why);
-        *log = strdup(buf);
+        *log = format("lanes: kernel %s: requires sub-groups of %u work-items "
+                      "(intel_reqd_sub_group_size), and cannot be vectorized: %.1000s\n",
+                      k->name, k->reqd_sub_group_size, why);
         free(why);
         return NULL;
     }
     /* The kernel still runs, a work-item per sub-group, and the build log says why. */
     struct lanes_specialization one = *spec;
     one.width = 1;
-    lanes_launcher_fn fn = lanes_launcher_build(module, k, &one, NULL, code, log);
-    if (fn) {
-        char width[16];
-        snprintf(width, sizeof width, "%u", spec->width);
-        size_t n = strlen(why);
-        while (n && why[n - 1] == '\n')
-            why[--n] = 0;
-        char buf[1200];
-        snprintf(buf, sizeof buf, "lanes: kernel %s: not vectorized at width %s: %.1000s\n",
-                 k->name, width, why);
-        *log = strdup(buf);
-        if (width_used)
-            *width_used = 1;
-    }
+    char *narrow_log = NULL;
+    lanes_launcher_fn fn = lanes_launcher_build(module, k, &one, out, &narrow_log);
+    if (fn)
+        *log = format("lanes: kernel %s: not vectorized at width %u: %.1000s\n", k->name,
+                      spec->width, why);
+    else
+        *log = narrow_log, narrow_log = NULL;
+    free(narrow_log);
     free(why);
     return fn;
 }

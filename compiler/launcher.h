@@ -12,20 +12,27 @@
 
 #include <stdint.h>
 
-/*
- * Compiles kernel `k` of `module` for `spec` and returns its launcher, or
- * NULL with *log saying why (malloc'd). A kernel the vectorizer cannot
- * handle at spec->width runs at width 1: *width_used says which width the
- * launcher runs (may be NULL), and *log then says why (malloc'd, for the
- * build log). *code gets the reference that keeps the launcher's code
- * loaded: give it to lanes_jit_release (compiler/jit.h) when done (NULL:
- * the code stays loaded for the life of the process). Thread-safe.
- */
+/* A launcher built, and what its caller needs to know about it. */
 struct lanes_jit_code;
+struct lanes_launcher {
+    lanes_launcher_fn fn;
+    uint32_t width;       /* the width it runs: spec->width, or 1 (see below) */
+    uint64_t stack_bytes; /* the stack it may use (its frames, callees included) */
+    /* The reference that keeps fn's code loaded: give it to lanes_jit_release (compiler/jit.h). */
+    struct lanes_jit_code *code;
+};
+
+/*
+ * Compiles kernel `k` of `module` for `spec`, fills *out and returns
+ * out->fn, or NULL with *log saying why (malloc'd). A kernel the
+ * vectorizer cannot handle at spec->width, or whose private memory at that
+ * width needs more stack than a worker thread has, runs at width 1:
+ * out->width says which width the launcher runs, and *log then says why
+ * (malloc'd, for the build log). Thread-safe.
+ */
 lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
                                        const struct lanes_kernel_info *k,
                                        const struct lanes_specialization *spec,
-                                       uint32_t *width_used, struct lanes_jit_code **code,
-                                       char **log);
+                                       struct lanes_launcher *out, char **log);
 
 #endif

@@ -271,7 +271,20 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     /* A sub-group's width: groups of whole sub-groups leave no lane idle. */
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
         return LANES_INFO(out, size_t, kernel_preferred_width(kernel));
-    case CL_KERNEL_PRIVATE_MEM_SIZE: return LANES_INFO(out, cl_ulong, 0);
+    case CL_KERNEL_PRIVATE_MEM_SIZE: {
+        /*
+         * The stack a work-item takes: the frames of the kernel's width-1
+         * launcher (compiled now if no launch has; its private arrays and
+         * spills). A kernel too big to run at all fails the query as its
+         * launches do, with the reason in the build log.
+         */
+        struct lanes_specialization spec = {.work_dim = 1, .small_ids = 1, .width = 1};
+        for (unsigned d = 0; d < 3; d++)
+            spec.local_size[d] = k->reqd_work_group_size[0] ? k->reqd_work_group_size[d] : 1;
+        const struct lanes_launcher *l = lanes_ndrange_launcher(kernel->program, k, &spec);
+        LANES_CHECK(l, CL_OUT_OF_RESOURCES, "the kernel cannot be compiled (see the build log)");
+        return LANES_INFO(out, cl_ulong, l->stack_bytes);
+    }
     /* cl_intel_required_subgroup_size: no register file to spill from, so none. */
     case CL_KERNEL_SPILL_MEM_SIZE_INTEL: return LANES_INFO(out, cl_ulong, 0);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
@@ -352,10 +365,9 @@ static size_t kernel_width(cl_kernel kernel, const size_t local[3], cl_uint dims
     struct lanes_specialization spec = {
         .work_dim = dims, .small_ids = 1, .width = lanes_width_policy(kernel->info, local)};
     memcpy(spec.local_size, local, sizeof spec.local_size);
-    uint32_t used = spec.width;
-    if (spec.width > 1 && !lanes_ndrange_launcher(kernel->program, kernel->info, &spec, &used))
-        used = spec.width; /* the launch will fail and say why; the policy stands */
-    return used;
+    const struct lanes_launcher *l =
+        spec.width > 1 ? lanes_ndrange_launcher(kernel->program, kernel->info, &spec) : NULL;
+    return l ? l->width : spec.width; /* failing, the launch will say why; the policy stands */
 }
 
 /*

@@ -167,8 +167,10 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
  * cannot be built (the build log says why).
  */
 static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
-                      const size_t *global, const size_t local[3], lanes_launcher_fn fn[8])
+                      const size_t *global, const size_t local[3], lanes_launcher_fn fn[8],
+                      bool *workers_only)
 {
+    *workers_only = false;
     struct lanes_specialization spec = {.work_dim = work_dim, .small_ids = 1};
     uint64_t rest[3];
     unsigned cuts = 0;
@@ -187,8 +189,12 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
             continue;
         for (unsigned d = 0; d < 3; d++)
             spec.group_size[d] = c >> d & 1 ? rest[d] : local[d];
-        if (!(fn[c] = lanes_ndrange_launcher(kernel->program, kernel->info, &spec, NULL)))
+        const struct lanes_launcher *l =
+            lanes_ndrange_launcher(kernel->program, kernel->info, &spec);
+        if (!l)
             return false;
+        fn[c] = l->fn;
+        *workers_only |= l->stack_bytes > LANES_HELPER_MAX_STACK;
     }
     return true;
 }
@@ -244,7 +250,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     for (cl_uint d = 0; !empty && d < work_dim; d++)
         empty = global_work_size[d] == 0;
     lanes_launcher_fn fn[8] = {0};
-    if (!empty && !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn)) {
+    bool workers_only = false;
+    if (!empty && !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn,
+                             &workers_only)) {
         /* The reason is the last line of the build log; show it to whoever debugs. */
         pthread_mutex_lock(&kernel->program->lock);
         lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
@@ -263,6 +271,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
             LANES_CHECK(0, err, "preparing the kernel's arguments");
         }
         memcpy(nd->fn, fn, sizeof fn);
+        nd->workers_only = workers_only;
         cmd->cmd.data = nd;
         /* Kept by the command: the kernel and program may be released before it runs. */
         pthread_mutex_lock(&kernel->program->lock);

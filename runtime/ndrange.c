@@ -147,28 +147,19 @@ static struct lanes_launcher_entry *find_entry(cl_program program,
 }
 
 /* Builds e's launcher unless another thread did, holding e's lock (not the program's). */
-static lanes_launcher_fn build_entry(cl_program program, struct lanes_launcher_entry *e,
-                                     uint32_t *width)
+static const struct lanes_launcher *build_entry(cl_program program, struct lanes_launcher_entry *e)
 {
     pthread_mutex_lock(&e->build);
     if (atomic_load_explicit(&e->ready, memory_order_acquire)) {
         pthread_mutex_unlock(&e->build);
-        if (width)
-            *width = e->width;
-        return e->fn;
+        return &e->launcher;
     }
     char *log = NULL;
-    uint32_t used = e->spec.width;
     lanes_launcher_fn fn =
-        lanes_launcher_build(program->module, e->kernel, &e->spec, &used, &e->code, &log);
-    if (fn) {
-        e->fn = fn;
-        e->width = used;
+        lanes_launcher_build(program->module, e->kernel, &e->spec, &e->launcher, &log);
+    if (fn)
         atomic_store_explicit(&e->ready, 1, memory_order_release);
-    }
     pthread_mutex_unlock(&e->build);
-    if (width)
-        *width = used;
     if (!fn || log) { /* why it failed, or why the kernel was not vectorized */
         pthread_mutex_lock(&program->lock);
         append_log(program, log ? log : "lanes: out of host memory for a launcher\n");
@@ -177,18 +168,16 @@ static lanes_launcher_fn build_entry(cl_program program, struct lanes_launcher_e
             lanes_refuse("lanes_ndrange_launcher", "width 1", log);
     }
     free(log);
-    return fn;
+    return fn ? &e->launcher : NULL;
 }
 
-lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
-                                         const struct lanes_specialization *spec, uint32_t *width)
+const struct lanes_launcher *lanes_ndrange_launcher(cl_program program,
+                                                    const struct lanes_kernel_info *kernel,
+                                                    const struct lanes_specialization *spec)
 {
     struct lanes_launcher_entry *e = find_entry(program, kernel, spec);
-    if (e && atomic_load_explicit(&e->ready, memory_order_acquire)) {
-        if (width)
-            *width = e->width;
-        return e->fn;
-    }
+    if (e && atomic_load_explicit(&e->ready, memory_order_acquire))
+        return &e->launcher;
     if (!e) {
         /* The list grows under the program's lock, for as long as a push takes. */
         pthread_mutex_lock(&program->lock);
@@ -206,7 +195,7 @@ lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_
         if (!e)
             return NULL;
     }
-    return build_entry(program, e, width);
+    return build_entry(program, e);
 }
 
 void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list)
@@ -214,7 +203,7 @@ void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list)
     while (list) {
         struct lanes_launcher_entry *next = list->next;
         pthread_mutex_destroy(&list->build);
-        lanes_jit_release(list->code);
+        lanes_jit_release(list->launcher.code);
         free(list);
         list = next;
     }
@@ -269,7 +258,10 @@ cl_int lanes_ndrange_run(cl_event cmd)
     size_t chunk = nd->num_groups / (8 * (size_t)lanes_exec_num_workers());
     /* On a sub-device, the work-groups run on its share of the workers. */
     cl_device_id dev = cmd->queue->device;
+    const struct lanes_worker_set *only = dev->restricted ? &dev->workers : NULL;
+    if (!only && nd->workers_only)
+        only = lanes_exec_all_workers();
     lanes_exec_range_limited(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1, dev->compute_units,
-                             dev->restricted ? &dev->workers : NULL, run_groups, groups_done, cmd);
+                             only, run_groups, groups_done, cmd);
     return LANES_COMMAND_PENDING;
 }

@@ -21,22 +21,23 @@ struct lanes_launcher_entry {
     const struct lanes_kernel_info *kernel;
     struct lanes_specialization spec;
     pthread_mutex_t build;
-    atomic_int ready; /* fn and width are set (release); 0 before, or after a failure */
-    lanes_launcher_fn fn;
-    struct lanes_jit_code *code; /* keeps fn's code loaded (compiler/jit.h) */
-    uint32_t width; /* the width it runs: spec.width, or 1 when the vectorizer refused */
+    atomic_int ready; /* launcher is set (release); 0 before, or after a failure */
+    /* Its width is spec.width, or 1 when the vectorizer refused; its code reference is ours. */
+    struct lanes_launcher launcher;
 };
 
 /*
  * The launcher of `kernel` for `spec`: compiled at its first use, then taken
- * from the program's list. NULL when it cannot be built; the reason is
- * appended to the program's build log (a later call tries again).
- * Thread-safe; a launcher already built is found without taking a lock.
+ * from the program's list (valid while the program lives). NULL when it
+ * cannot be built; the reason is appended to the program's build log (a
+ * later call tries again). Thread-safe; a launcher already built is found
+ * without taking a lock.
  */
-lanes_launcher_fn lanes_ndrange_launcher(cl_program program, const struct lanes_kernel_info *kernel,
-                                         const struct lanes_specialization *spec, uint32_t *width);
+const struct lanes_launcher *lanes_ndrange_launcher(cl_program program,
+                                                    const struct lanes_kernel_info *kernel,
+                                                    const struct lanes_specialization *spec);
 
-/* Frees a program's list of launchers (the code stays in the JIT). */
+/* Frees a program's list of launchers, letting go of their code. */
 void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);
 
 /*
@@ -53,6 +54,7 @@ struct lanes_ndrange {
      * work-groups of a non-uniform NDRange); NULL for shapes it has none of.
      */
     lanes_launcher_fn fn[8];
+    bool workers_only; /* a launcher's frames are too big for an application thread's stack */
     struct lanes_globals *globals; /* the program's variables (wg.globals), kept until the end */
     struct lanes_printf_buffer *printf_buffer; /* wg.printf_buffer: printed and freed at the end */
     struct lanes_wg wg; /* group_id, local_size and local_mem are set per work-group */

@@ -6,6 +6,7 @@
  */
 #include "exec.h"
 
+#include "../../compiler/abi.h"
 #include "../env.h"
 #include "../machine.h"
 
@@ -28,6 +29,7 @@ static struct {
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static struct lanes_worker_set all_workers; /* written once, by start() */
 static _Thread_local int worker_index = -1;
 
 unsigned lanes_exec_num_workers(void)
@@ -133,11 +135,19 @@ static void start(void)
         fprintf(stderr, "lanes: cannot allocate the worker pool\n");
         abort();
     }
+    /* Stacks big enough for the launchers' frames (compiler/abi.h). */
+    pthread_attr_t attr;
+    bool attr_made = pthread_attr_init(&attr) == 0;
+    bool sized = attr_made && pthread_attr_setstacksize(&attr, LANES_WORKER_STACK_BYTES) == 0;
     for (unsigned i = 0; i < n; i++) {
-        if (pthread_create(&pool.threads[i], NULL, worker_main, (void *)(size_t)i) != 0)
+        if (pthread_create(&pool.threads[i], sized ? &attr : NULL, worker_main,
+                           (void *)(size_t)i) != 0)
             break;
+        lanes_worker_set_add(&all_workers, i);
         pool.count++;
     }
+    if (attr_made)
+        pthread_attr_destroy(&attr);
     if (!pool.count) {
         /* Without a worker no command could ever run: fail loudly. */
         fprintf(stderr, "lanes: cannot start any worker thread\n");
@@ -191,6 +201,12 @@ bool lanes_exec_pin(void)
     pthread_once(&pool_once, start);
     pthread_once(&once, pin_workers);
     return pinned;
+}
+
+const struct lanes_worker_set *lanes_exec_all_workers(void)
+{
+    pthread_once(&pool_once, start);
+    return &all_workers;
 }
 
 bool lanes_exec_help(void)

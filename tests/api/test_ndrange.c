@@ -2,6 +2,8 @@
 /* Kernels enqueued through the loader and checked against C: ids, arguments, errors. */
 #include "kernel_fixture.h"
 
+#include <pthread.h>
+
 static void vector_add_with_offset(void **state)
 {
     (void)state;
@@ -193,6 +195,108 @@ static void identical_programs_share_code(void **state)
         run_shared(c);
         clReleaseKernel(c);
     }
+}
+
+/* Runs k(o) over `global` work-items in groups of 16; the enqueue's result. */
+static cl_int run_private(cl_kernel k, cl_mem out, size_t global)
+{
+    assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    size_t local = 16;
+    cl_int err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        assert_int_equal(clFinish(queue), CL_SUCCESS);
+    return err;
+}
+
+/* o[i] = the sum of a private array of N ints filled from i (N a macro of the source). */
+static const char private_src[] =
+    "kernel void k(global int *o) {\n"
+    "    int a[N];\n"
+    "    int i = (int)get_global_id(0);\n"
+    "    for (int j = 0; j < N; j += 64) a[j] = i + j;\n"
+    "    int s = 0;\n"
+    "    for (int j = 0; j < N; j += 64) s += a[(j + o[4096] * 64) % N];\n"
+    "    o[i] = s;\n"
+    "}\n";
+
+static void check_private(cl_mem out, long n)
+{
+    int r[4096];
+    assert_int_equal(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < (n == 1 << 16 ? 4096 : 64); i++) {
+        long want = 0;
+        for (long j = 0; j < n; j += 64)
+            want += i + j;
+        assert_int_equal(r[i], (int)want);
+    }
+}
+
+struct small_stack_run {
+    cl_kernel k;
+    cl_mem out;
+    cl_int err;
+};
+
+static void *run_on_small_stack(void *p)
+{
+    struct small_stack_run *r = p;
+    r->err = run_private(r->k, r->out, 4096); /* 256 work-groups: this thread helps */
+    return NULL;
+}
+
+/*
+ * Private memory takes stack: a kernel whose sub-group's frames do not fit
+ * a worker's stack runs a work-item per sub-group, and one whose work-item
+ * alone does not fit fails at enqueue with CL_OUT_OF_RESOURCES and the
+ * reason in the build log (it crashed the process); big frames run on
+ * workers, never on the stack of an application thread helping in a wait
+ * (here a thread of 256 KiB, in clFinish).
+ */
+static void private_memory_and_stacks(void **state)
+{
+    (void)state;
+    static int zero[4097];
+    cl_mem out = buffer(sizeof zero, zero);
+
+    cl_kernel k = kernel_of(private_src, "k", "-DN=(1<<28)"); /* 1 GiB a work-item */
+    assert_int_equal(run_private(k, out, 64), CL_OUT_OF_RESOURCES);
+    cl_ulong private_size = 0;
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                              sizeof private_size, &private_size, NULL),
+                     CL_OUT_OF_RESOURCES);
+    cl_program p;
+    assert_int_equal(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p, &p, NULL), CL_SUCCESS);
+    char log[4096];
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "cannot run"));
+    assert_non_null(strstr(log, "more than a worker thread's"));
+    clReleaseKernel(k);
+
+    k = kernel_of(private_src, "k", "-DN=(1<<20)"); /* 4 MiB a work-item: too big at W > 8 */
+    assert_int_equal(run_private(k, out, 64), CL_SUCCESS);
+    check_private(out, 1 << 20);
+    clReleaseKernel(k);
+
+    k = kernel_of(private_src, "k", "-DN=(1<<16)"); /* 256 KiB a work-item */
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                              sizeof private_size, &private_size, NULL),
+                     CL_SUCCESS);
+    /* The array (the optimizer may trim its unread tail) and a few spills. */
+    assert_true(private_size >= 255 << 10 && private_size < (256 << 10) + 4096);
+    struct small_stack_run r = {k, out, -1};
+    pthread_attr_t attr;
+    pthread_t t;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 256 << 10), 0);
+    assert_int_equal(pthread_create(&t, &attr, run_on_small_stack, &r), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    assert_int_equal(r.err, CL_SUCCESS);
+    check_private(out, 1 << 16);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
 }
 
 static void bad_launches(void **state)
@@ -466,6 +570,7 @@ int main(void)
         cmocka_unit_test(local_memory_and_values),
         cmocka_unit_test(task_and_many_launches),
         cmocka_unit_test(identical_programs_share_code),
+        cmocka_unit_test(private_memory_and_stacks),
         cmocka_unit_test(bad_launches),
         cmocka_unit_test(concurrent_kernels),
         cmocka_unit_test(barrier_reduction),

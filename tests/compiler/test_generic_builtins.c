@@ -162,7 +162,8 @@ static void run(unsigned n, const char *std, struct buffers *buf)
 
     uint64_t local[3] = {LOCAL, 1, 1};
     struct lanes_specialization spec = {.local_size = {LOCAL, 1, 1}, .work_dim = 1, .width = 1};
-    lanes_launcher_fn fn = lanes_launcher_build(m, &m->kernels[0], &spec, NULL, NULL, &log);
+    struct lanes_launcher l; /* its code stays loaded */
+    lanes_launcher_fn fn = lanes_launcher_build(m, &m->kernels[0], &spec, &l, &log);
     if (!fn)
         fail_msg("launcher (%s): %s", options, log);
     const struct lanes_kernel_info *k = &m->kernels[0];

@@ -42,7 +42,8 @@ static lanes_launcher_fn build(const char *src, const char *options, unsigned wo
     built = *module;
     struct lanes_specialization spec = {
         .local_size = {local[0], local[1], local[2]}, .work_dim = work_dim, .width = 1};
-    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, NULL, NULL, log);
+    struct lanes_launcher l; /* its code stays loaded */
+    return lanes_launcher_build(*module, &(*module)->kernels[0], &spec, &l, log);
 }
 
 /*
@@ -58,7 +59,8 @@ static lanes_launcher_fn launcher_for(unsigned work_dim, const uint64_t local[3]
                                         .work_dim = work_dim,
                                         .width = 1};
     char *log = NULL;
-    lanes_launcher_fn fn = lanes_launcher_build(built, &built->kernels[0], &spec, NULL, NULL, &log);
+    struct lanes_launcher l; /* its code stays loaded */
+    lanes_launcher_fn fn = lanes_launcher_build(built, &built->kernels[0], &spec, &l, &log);
     if (!fn)
         fail_msg("%s", log);
     free(log);
@@ -371,38 +373,62 @@ static void code_is_shared_and_unloaded(void **state)
     free(log);
     struct lanes_specialization spec = {.local_size = {8, 1, 1}, .work_dim = 1, .width = 1};
     size_t before = lanes_jit_loaded();
-    struct lanes_jit_code *c1, *c2, *c3;
-    lanes_launcher_fn f1 = lanes_launcher_build(m2, &m2->kernels[0], &spec, NULL, &c1, &log);
+    struct lanes_launcher l1, l2, l3;
+    lanes_launcher_fn f1 = lanes_launcher_build(m2, &m2->kernels[0], &spec, &l1, &log);
     assert_non_null(f1);
-    assert_non_null(c1);
+    assert_non_null(l1.code);
     assert_int_equal(lanes_jit_loaded(), before + 1);
+    /* Its frames, from the object's stack sizes: some, and far below a worker's stack. */
+    assert_true(l1.stack_bytes < 4096); /* from the object's stack sizes (0 if a leaf) */
     struct lanes_program_module *m3;
     build(src, "", 1, other, &m3, &log); /* identical to m2 */
     free(log);
-    lanes_launcher_fn f2 = lanes_launcher_build(m2, &m2->kernels[0], &spec, NULL, &c2, &log);
-    lanes_launcher_fn f3 = lanes_launcher_build(m3, &m3->kernels[0], &spec, NULL, &c3, &log);
+    lanes_launcher_fn f2 = lanes_launcher_build(m2, &m2->kernels[0], &spec, &l2, &log);
+    lanes_launcher_fn f3 = lanes_launcher_build(m3, &m3->kernels[0], &spec, &l3, &log);
     assert_ptr_equal(f2, f1);
     assert_ptr_equal(f3, f1);
-    assert_ptr_equal(c2, c1);
-    assert_ptr_equal(c3, c1);
+    assert_ptr_equal(l2.code, l1.code);
+    assert_ptr_equal(l3.code, l1.code);
     assert_int_equal(lanes_jit_loaded(), before + 1);
     int out[8];
-    lanes_jit_release(c1);
-    lanes_jit_release(c2);
+    lanes_jit_release(l1.code);
+    lanes_jit_release(l2.code);
     lanes_program_module_free(m2);
     run_fill(f3, m3, out); /* still loaded for m3 */
-    lanes_jit_release(c3);
+    lanes_jit_release(l3.code);
     assert_int_equal(lanes_jit_loaded(), before);
     /* Loaded again (from the disk cache or compiled), under the same symbol. */
-    lanes_launcher_fn f4 = lanes_launcher_build(m3, &m3->kernels[0], &spec, NULL, &c3, &log);
+    lanes_launcher_fn f4 = lanes_launcher_build(m3, &m3->kernels[0], &spec, &l3, &log);
     if (!f4)
         fail_msg("%s", log);
     assert_int_equal(lanes_jit_loaded(), before + 1);
     memset(out, 0, sizeof out);
     run_fill(f4, m3, out);
-    lanes_jit_release(c3);
+    lanes_jit_release(l3.code);
     assert_int_equal(lanes_jit_loaded(), before);
     lanes_program_module_free(m3);
+}
+
+/* A launcher's stack use counts its private memory, which the runtime sizes stacks by. */
+static void stack_bytes_count_private_memory(void **state)
+{
+    (void)state;
+    const char *src = "kernel void k(global int *o) {\n"
+                      "    int a[4096];\n"
+                      "    for (int j = 0; j < 4096; j++) a[j] = o[j];\n"
+                      "    o[get_global_id(0)] = a[o[4096] & 4095];\n"
+                      "}\n";
+    uint64_t local[3] = {1, 1, 1};
+    struct lanes_program_module *m;
+    char *log = NULL;
+    build(src, "", 1, local, &m, &log);
+    free(log);
+    struct lanes_specialization spec = {.local_size = {2, 1, 1}, .work_dim = 1, .width = 1};
+    struct lanes_launcher l;
+    assert_non_null(lanes_launcher_build(m, &m->kernels[0], &spec, &l, &log));
+    assert_true(l.stack_bytes >= 4096 * sizeof(int) && l.stack_bytes < 5 * 4096);
+    lanes_jit_release(l.code);
+    lanes_program_module_free(m);
 }
 
 int main(void)
@@ -414,6 +440,7 @@ int main(void)
         cmocka_unit_test(barriers),
         cmocka_unit_test(refusals_are_explained),
         cmocka_unit_test(code_is_shared_and_unloaded),
+        cmocka_unit_test(stack_bytes_count_private_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
