@@ -54,6 +54,12 @@ LLVMTargetMachineRef lanes_host_target_machine(void);
 void lanes_host_emit_stack_sizes(LLVMTargetMachineRef tm);
 
 /*
+ * Switches `tm`'s code generator between its aggressive optimization (the
+ * default) and none (linear time: for kernels too big for the other).
+ */
+void lanes_host_set_fast_codegen(LLVMTargetMachineRef tm, bool fast);
+
+/*
  * Stamps the host CPU and its features on every function of `m`, replacing
  * what Clang put there (ARCHITECTURE.md §8: they override the JIT's target).
  */

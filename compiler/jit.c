@@ -232,7 +232,7 @@ size_t lanes_jit_loaded(void)
     return n;
 }
 
-void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
+void *lanes_jit_emit_object(LLVMModuleRef m, bool fast, size_t *size, char **error)
 {
     LLVMTargetMachineRef tm = lanes_host_target_machine();
     if (!tm) {
@@ -242,7 +242,18 @@ void *lanes_jit_emit_object(LLVMModuleRef m, size_t *size, char **error)
     char *msg = NULL;
     LLVMMemoryBufferRef buf = NULL;
     void *object = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf)) {
+    if (fast) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+            LLVMAddAttributeAtIndex(
+                f, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(ctx, "no-jump-tables", 14, "true", 4));
+        lanes_host_set_fast_codegen(tm, true);
+    }
+    bool failed = LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf);
+    if (fast)
+        lanes_host_set_fast_codegen(tm, false);
+    if (failed) {
         *error = strdup(msg ? msg : "code generation failed");
     } else {
         *size = LLVMGetBufferSize(buf);

@@ -252,6 +252,50 @@ __attribute__((format(printf, 1, 2))) static char *format(const char *fmt, ...)
 }
 
 /*
+ * Kernels past these sizes take the light path: LLVM's optimizer and
+ * optimizing code generator take time quadratic in the cases of a switch
+ * (SimplifyCFG folding the empty case blocks, the jump table's and branch
+ * probabilities' bookkeeping: 5,000 cases took 18 s, 100,000 hours). A
+ * switch vectorized becomes every case, masked, for every sub-group: past
+ * VECTOR_SWITCH_CASES it stays a scalar switch, a work-item per sub-group
+ * (512 cases took 0.66 s to compile at width 16, 0.13 s at width 1).
+ */
+enum { VECTOR_SWITCH_CASES = 256, BIG_SWITCH_CASES = 2048, BIG_INSTRUCTIONS = 200000 };
+
+/*
+ * Why `m` cannot be vectorized for its size (malloc'd), or NULL: its
+ * largest switch or its size in instructions, over every function defined;
+ * *light is set when it is too big for the usual pipeline at any width.
+ */
+static char *too_big(LLVMModuleRef m, bool *light)
+{
+    unsigned cases = 0;
+    size_t instructions = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b)) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+            if (t && LLVMGetInstructionOpcode(t) == LLVMSwitch && LLVMGetNumSuccessors(t) > cases)
+                cases = LLVMGetNumSuccessors(t) - 1; /* the default is a successor too */
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                instructions++;
+        }
+    *light = cases > BIG_SWITCH_CASES || instructions > BIG_INSTRUCTIONS;
+    if (instructions > BIG_INSTRUCTIONS)
+        return format("%zu instructions (more than %d): LLVM would take too long; lightly "
+                      "optimized instead",
+                      instructions, BIG_INSTRUCTIONS);
+    if (cases > BIG_SWITCH_CASES)
+        return format("a switch of %u cases (more than %d): LLVM would take too long; lightly "
+                      "optimized instead",
+                      cases, BIG_SWITCH_CASES);
+    if (cases > VECTOR_SWITCH_CASES)
+        return format("a switch of %u cases (more than %d) would run every case for every "
+                      "sub-group",
+                      cases, VECTOR_SWITCH_CASES);
+    return NULL;
+}
+
+/*
  * The launcher's object code: the program module specialized for `spec`,
  * the launcher generated, optimized at O3 for the host and compiled. NULL
  * with *log saying why.
@@ -262,6 +306,8 @@ static void *compile_launcher(const struct lanes_program_module *module,
                               size_t *size, bool *refused, char **log)
 {
     *refused = false;
+    char *big = NULL;   /* why the kernel is not vectorized, for its size */
+    bool light = false; /* and whether it takes the light path */
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(module->bitcode, module->bitcode_size, "program", 0);
@@ -280,6 +326,13 @@ static void *compile_launcher(const struct lanes_program_module *module,
     void *object = NULL;
     char *error = NULL;
     kernel = parsed ? kernel : NULL;
+    /* Too big to vectorize: width 1; too big to optimize in reasonable time: the light path. */
+    big = kernel ? too_big(m, &light) : NULL;
+    if (big && spec->width > 1) {
+        *log = format("%s\n", big);
+        *refused = true;
+        goto out;
+    }
     bool coroutine = false;
     LLVMValueRef sg =
         kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, refused, log) : NULL;
@@ -309,7 +362,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
         if (f != launcher && !LLVMIsDeclaration(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     lanes_host_set_attributes(m);
-    if (lanes_host_run_passes(m, "default<O3>", &error) != 0) {
+    if (lanes_host_run_passes(m, light ? "function(sroa,early-cse)" : "default<O3>", &error) != 0) {
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
     }
@@ -332,10 +385,11 @@ static void *compile_launcher(const struct lanes_program_module *module,
             format("lanes: kernel %s calls %s, which is not implemented yet\n", k->name, missing);
         goto out;
     }
-    if (!(object = lanes_jit_emit_object(m, size, &error)))
+    if (!(object = lanes_jit_emit_object(m, light, size, &error)))
         *log = format("lanes: kernel %s: code generation failed: %s\n", k->name, error);
 out:
     free(error);
+    free(big);
     lanes_globals_layout_free(&globals);
     if (m)
         LLVMDisposeModule(m);

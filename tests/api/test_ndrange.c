@@ -3,6 +3,7 @@
 #include "kernel_fixture.h"
 
 #include <pthread.h>
+#include <stdio.h>
 
 static void vector_add_with_offset(void **state)
 {
@@ -299,6 +300,52 @@ static void private_memory_and_stacks(void **state)
     clReleaseMemObject(out);
 }
 
+/*
+ * A switch of 100,000 cases compiles in seconds (LLVM's optimizer and code
+ * generator took hours, quadratic in the cases): such a kernel is compiled
+ * at width 1, lightly optimized, without jump tables, and the log says why.
+ */
+static void huge_switch(void **state)
+{
+    (void)state;
+    enum { CASES = 100000, N = 256 };
+    char *src = malloc(64 * (size_t)CASES + 512), *p = src;
+    p += sprintf(p, "kernel void k(global int *o) {\n"
+                    "    int x = o[get_global_id(0)], r;\n"
+                    "    switch (x) {\n");
+    for (int c = 0; c < CASES; c++)
+        p += sprintf(p, "    case %d: r = %d; break;\n", 7 * c, 3 * c + 1);
+    sprintf(p, "    default: r = -1;\n    }\n    o[get_global_id(0)] = r;\n}\n");
+    cl_kernel k = kernel_of(src, "k", "");
+    free(src);
+    int in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = i % 5 == 4 ? 7 * i * 390 + 3 : 7 * (i * 390 + i % 4); /* cases, and not */
+    cl_mem m = buffer(sizeof in, in);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global = N, local = 64;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        int c = in[i] / 7;
+        assert_int_equal(out[i], in[i] % 7 == 0 && c < CASES ? 3 * c + 1 : -1);
+    }
+    cl_program prog;
+    assert_int_equal(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL), CL_SUCCESS);
+    char log[4096];
+    assert_int_equal(clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    size_t width = 0;
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                             sizeof local, &local, sizeof width, &width, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(width, 1);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
 static void bad_launches(void **state)
 {
     (void)state;
@@ -571,6 +618,7 @@ int main(void)
         cmocka_unit_test(task_and_many_launches),
         cmocka_unit_test(identical_programs_share_code),
         cmocka_unit_test(private_memory_and_stacks),
+        cmocka_unit_test(huge_switch),
         cmocka_unit_test(bad_launches),
         cmocka_unit_test(concurrent_kernels),
         cmocka_unit_test(barrier_reduction),
