@@ -10,6 +10,7 @@
 
 #include "builtins.h"
 #include "cache.h"
+#include "crash.h"
 #include "globals.h"
 #include "host.h"
 #include "ir.h"
@@ -306,6 +307,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
                               size_t *size, bool *refused, char **log)
 {
     *refused = false;
+    lanes_crash_test("launcher");
     char *big = NULL;   /* why the kernel is not vectorized, for its size */
     bool light = false; /* and whether it takes the light path */
     LLVMContextRef ctx = LLVMContextCreate();
@@ -455,6 +457,48 @@ static void launcher_key(const struct lanes_program_module *module,
         n += snprintf(name + n, 64 - (size_t)n, "%02x", key->digest[i]);
 }
 
+/* compile_launcher's arguments and results, under lanes_run_safely. */
+struct safe_compile {
+    const struct lanes_program_module *module;
+    const struct lanes_kernel_info *k;
+    const struct lanes_specialization *spec;
+    const char *name;
+    size_t size;
+    bool refused;
+    char *log;
+    void *object;
+};
+
+static void safe_compile(void *p)
+{
+    struct safe_compile *c = p;
+    c->object = compile_launcher(c->module, c->k, c->spec, c->name, &c->size, &c->refused, &c->log);
+}
+
+/* compile_launcher, except that a crash of the compiler fails the compile instead of the process.
+ */
+static void *compile_safely(const struct lanes_program_module *module,
+                            const struct lanes_kernel_info *k,
+                            const struct lanes_specialization *spec, const char *name, size_t *size,
+                            bool *refused, char **log)
+{
+    struct safe_compile c = {.module = module, .k = k, .spec = spec, .name = name};
+    if (!lanes_run_safely(safe_compile, &c)) {
+        *refused = false;
+        *log = format("lanes: kernel %s: the compiler crashed while compiling it for work-groups "
+                      "of %llu x %llu x %llu at width %u; the launch fails, the process goes on "
+                      "(please report the kernel)\n",
+                      k->name, (unsigned long long)spec->local_size[0],
+                      (unsigned long long)spec->local_size[1],
+                      (unsigned long long)spec->local_size[2], spec->width);
+        return NULL;
+    }
+    *size = c.size;
+    *refused = c.refused;
+    *log = c.log;
+    return c.object;
+}
+
 /*
  * A launcher the vectorizer refused at a width is cached as this text and
  * the reason, so that the next process goes straight to width 1 and can
@@ -525,7 +569,7 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
         free(object);
         goto narrow;
     }
-    if (!object && !(object = compile_launcher(module, k, spec, name, &size, &refused, log))) {
+    if (!object && !(object = compile_safely(module, k, spec, name, &size, &refused, log))) {
         if (!refused || spec->width == 1)
             return NULL;
         why = *log;

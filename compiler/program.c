@@ -11,6 +11,7 @@
 #include "builtins.h"
 #include "cache.h"
 #include "calls.h"
+#include "crash.h"
 #include "globals.h"
 #include "host.h"
 #include "names.h"
@@ -464,12 +465,24 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
     return lanes_program_compile(source, size, NULL, 0, options, language, true, log);
 }
 
-struct lanes_program_module *
-lanes_program_compile(const char *source, size_t size, const struct lanes_frontend_file *headers,
-                      size_t num_headers, const struct lanes_options *options,
-                      const struct lanes_language *language, bool executable, char **log)
+/* A crash while compiling, as a build log. */
+static char *crash_log(const char *what)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf,
+             "lanes: the compiler crashed while %s; the build failed, the process goes on "
+             "(please report the source and options)\n",
+             what);
+    return strdup(buf);
+}
+
+static struct lanes_program_module *
+compile_unsafe(const char *source, size_t size, const struct lanes_frontend_file *headers,
+               size_t num_headers, const struct lanes_options *options,
+               const struct lanes_language *language, bool executable, char **log)
 {
     *log = NULL;
+    lanes_crash_test("compile");
     /* Only plain builds are cached: embedded headers are not part of the key. */
     bool cacheable = executable && num_headers == 0;
     struct lanes_cache_key key;
@@ -593,11 +606,12 @@ static void apply_link_math_options(LLVMModuleRef m, bool executable, const stru
     }
 }
 
-struct lanes_program_module *lanes_program_link(const struct lanes_program_module *const *inputs,
+static struct lanes_program_module *link_unsafe(const struct lanes_program_module *const *inputs,
                                                 size_t n, bool executable,
                                                 const struct lanes_options *options, char **log)
 {
     *log = strdup("");
+    lanes_crash_test("link");
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(ctx, link_diagnostic, log);
@@ -702,4 +716,65 @@ void lanes_program_module_free(struct lanes_program_module *m)
     free(m->kernels);
     free(m->bitcode);
     free(m);
+}
+
+/* The arguments and results of compile_unsafe or link_unsafe, run under lanes_run_safely. */
+struct safe_call {
+    const char *source;
+    size_t size;
+    const struct lanes_frontend_file *headers;
+    size_t num_headers;
+    const struct lanes_program_module *const *inputs;
+    size_t n;
+    const struct lanes_options *options;
+    const struct lanes_language *language;
+    bool executable;
+    struct lanes_program_module *result;
+    char *log;
+};
+
+static void safe_compile(void *p)
+{
+    struct safe_call *c = p;
+    c->result = compile_unsafe(c->source, c->size, c->headers, c->num_headers, c->options,
+                               c->language, c->executable, &c->log);
+}
+
+static void safe_link(void *p)
+{
+    struct safe_call *c = p;
+    c->result = link_unsafe(c->inputs, c->n, c->executable, c->options, &c->log);
+}
+
+struct lanes_program_module *
+lanes_program_compile(const char *source, size_t size, const struct lanes_frontend_file *headers,
+                      size_t num_headers, const struct lanes_options *options,
+                      const struct lanes_language *language, bool executable, char **log)
+{
+    struct safe_call c = {.source = source,
+                          .size = size,
+                          .headers = headers,
+                          .num_headers = num_headers,
+                          .options = options,
+                          .language = language,
+                          .executable = executable};
+    if (!lanes_run_safely(safe_compile, &c)) {
+        *log = crash_log("compiling the program");
+        return NULL;
+    }
+    *log = c.log;
+    return c.result;
+}
+
+struct lanes_program_module *lanes_program_link(const struct lanes_program_module *const *inputs,
+                                                size_t n, bool executable,
+                                                const struct lanes_options *options, char **log)
+{
+    struct safe_call c = {.inputs = inputs, .n = n, .executable = executable, .options = options};
+    if (!lanes_run_safely(safe_link, &c)) {
+        *log = crash_log("linking the program");
+        return NULL;
+    }
+    *log = c.log;
+    return c.result;
 }

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A crash of the compiler (Clang, the vectorizer, LLVM) fails the build,
+ * link or launch that hit it, with a log line, and the process goes on:
+ * LANES_CRASH_TEST=<stage> raises SIGSEGV inside the compiler where a real
+ * crash would happen, and the same program then builds and runs.
+ */
+#include "kernel_fixture.h"
+
+#include <stdio.h>
+#include <time.h>
+
+static const char src[] = "kernel void k(global int *x) { x[get_global_id(0)] = 7 * SEED; }\n";
+
+static void log_has(cl_program p, const char *want)
+{
+    char log[4096];
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    if (!strstr(log, want))
+        fail_msg("the build log lacks \"%s\": %s", want, log);
+}
+
+/* Runs k over 64 work-items; the enqueue's result (x[i] checked on success). */
+static cl_int run(cl_program p, int seed)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem m = buffer(64 * sizeof(int), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global = 64, local = 16;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (err == CL_SUCCESS) {
+        int r[64];
+        assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                         CL_SUCCESS);
+        for (int i = 0; i < 64; i++)
+            assert_int_equal(r[i], 7 * seed);
+    }
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    return err;
+}
+
+/* A fresh seed per build, so that no cache answers for the compiler. */
+static int next_seed(void)
+{
+    static int seed = 0;
+    return (int)(time(NULL) % 100000) * 100 + ++seed;
+}
+
+static void crash_in_compile(void **state)
+{
+    (void)state;
+    char options[64];
+    int seed = next_seed();
+    snprintf(options, sizeof options, "-DSEED=%d", seed);
+    const char *s = src;
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+    setenv("LANES_CRASH_TEST", "compile", 1);
+    assert_int_equal(clBuildProgram(p, 1, &dev, options, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    unsetenv("LANES_CRASH_TEST");
+    log_has(p, "the compiler crashed while compiling the program");
+    assert_int_equal(clBuildProgram(p, 1, &dev, options, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(run(p, seed), CL_SUCCESS);
+    clReleaseProgram(p);
+}
+
+static void crash_in_link(void **state)
+{
+    (void)state;
+    char options[64];
+    int seed = next_seed();
+    snprintf(options, sizeof options, "-DSEED=%d", seed);
+    const char *s = src;
+    cl_int err;
+    cl_program obj = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+    assert_int_equal(clCompileProgram(obj, 1, &dev, options, 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    setenv("LANES_CRASH_TEST", "link", 1);
+    cl_program exe = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
+    unsetenv("LANES_CRASH_TEST");
+    assert_int_equal(err, CL_LINK_PROGRAM_FAILURE);
+    log_has(exe, "the compiler crashed while linking the program");
+    clReleaseProgram(exe);
+    exe = clLinkProgram(ctx, 1, &dev, "", 1, &obj, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(run(exe, seed), CL_SUCCESS);
+    clReleaseProgram(exe);
+    clReleaseProgram(obj);
+}
+
+static void crash_in_launcher(void **state)
+{
+    (void)state;
+    char options[64];
+    int seed = next_seed();
+    snprintf(options, sizeof options, "-DSEED=%d", seed);
+    cl_program p = program_of(src, options);
+    setenv("LANES_CRASH_TEST", "launcher", 1);
+    assert_int_equal(run(p, seed), CL_OUT_OF_RESOURCES);
+    unsetenv("LANES_CRASH_TEST");
+    log_has(p, "the compiler crashed while compiling it");
+    assert_int_equal(run(p, seed), CL_SUCCESS); /* a later launch tries again */
+    clReleaseProgram(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(crash_in_compile),
+        cmocka_unit_test(crash_in_link),
+        cmocka_unit_test(crash_in_launcher),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
