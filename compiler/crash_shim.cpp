@@ -14,7 +14,8 @@
 #include <cstring>
 #include <mutex>
 
-namespace {
+namespace
+{
 
 // The signals CrashRecoveryContext handles.
 const int signals[] = {SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP};

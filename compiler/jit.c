@@ -200,6 +200,15 @@ uint64_t lanes_jit_stack_bytes(const struct lanes_jit_code *code)
     return code->stack_bytes;
 }
 
+void lanes_jit_retain(struct lanes_jit_code *code)
+{
+    if (!code)
+        return;
+    pthread_mutex_lock(&code_lock);
+    code->refs++;
+    pthread_mutex_unlock(&code_lock);
+}
+
 void lanes_jit_release(struct lanes_jit_code *code)
 {
     if (!code)

@@ -39,6 +39,9 @@ void *lanes_jit_address(const struct lanes_jit_code *code);
  */
 uint64_t lanes_jit_stack_bytes(const struct lanes_jit_code *code);
 
+/* Takes one more reference to `code` (NULL: nothing). Thread-safe. */
+void lanes_jit_retain(struct lanes_jit_code *code);
+
 /* Drops a reference (NULL: nothing); the last one unloads the code. Thread-safe. */
 void lanes_jit_release(struct lanes_jit_code *code);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* clEnqueueNDRangeKernel and clEnqueueTask, validating in the specification's order. */
+#include "../compiler/jit.h"
 #include "../compiler/printf.h"
 #include "../compiler/program.h"
 #include "../compiler/width.h"
@@ -168,7 +169,7 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
  */
 static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
                       const size_t *global, const size_t local[3], lanes_launcher_fn fn[8],
-                      bool *workers_only)
+                      struct lanes_jit_code *code[8], bool *workers_only)
 {
     *workers_only = false;
     struct lanes_specialization spec = {.work_dim = work_dim, .small_ids = 1};
@@ -194,6 +195,7 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
         if (!l)
             return false;
         fn[c] = l->fn;
+        code[c] = l->code;
         *workers_only |= l->stack_bytes > LANES_HELPER_MAX_STACK;
     }
     return true;
@@ -214,6 +216,8 @@ static void ndrange_cleanup(cl_event cmd)
         nd->printf_buffer = NULL;
     }
     lanes_globals_unkeep(nd->globals);
+    for (unsigned c = 0; c < 8; c++)
+        lanes_jit_release(nd->code[c]);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
@@ -250,9 +254,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     for (cl_uint d = 0; !empty && d < work_dim; d++)
         empty = global_work_size[d] == 0;
     lanes_launcher_fn fn[8] = {0};
+    struct lanes_jit_code *code[8] = {0};
     bool workers_only = false;
     if (!empty && !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn,
-                             &workers_only)) {
+                             code, &workers_only)) {
         /* The reason is the last line of the build log; show it to whoever debugs. */
         pthread_mutex_lock(&kernel->program->lock);
         lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
@@ -273,27 +278,29 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
         memcpy(nd->fn, fn, sizeof fn);
         nd->workers_only = workers_only;
         cmd->cmd.data = nd;
-        /* Kept by the command: the kernel and program may be released before it runs. */
+        /*
+         * Kept by the command: the kernel and program may be released before
+         * it runs, and the launchers' code with the program's last reference.
+         */
+        for (unsigned c = 0; c < 8; c++)
+            if ((nd->code[c] = code[c]))
+                lanes_jit_retain(code[c]);
         pthread_mutex_lock(&kernel->program->lock);
         nd->globals = kernel->program->globals;
         lanes_globals_keep(nd->globals);
         pthread_mutex_unlock(&kernel->program->lock);
-        if (nd->globals) {
-            nd->wg.globals = nd->globals->data;
-            cmd->cmd.cleanup = ndrange_cleanup;
-        }
+        nd->wg.globals = nd->globals ? nd->globals->data : NULL;
+        cmd->cmd.cleanup = ndrange_cleanup;
         if (kernel->info->uses_printf) {
             /* Untouched pages of the buffer cost nothing: only what is printed is written. */
             nd->printf_buffer = malloc(sizeof *nd->printf_buffer + LANES_PRINTF_BUFFER_SIZE);
             if (!nd->printf_buffer) {
-                lanes_globals_unkeep(nd->globals);
-                lanes_command_discard(cmd);
+                lanes_command_discard(cmd); /* ndrange_cleanup lets go of the rest */
                 LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "allocating the printf buffer");
             }
             nd->printf_buffer->used = 0;
             nd->printf_buffer->capacity = LANES_PRINTF_BUFFER_SIZE;
             nd->wg.printf_buffer = nd->printf_buffer;
-            cmd->cmd.cleanup = ndrange_cleanup;
         }
     }
     return lanes_command_submit(cmd, num_events_in_wait_list, event_wait_list, LANES_ORDER_COMMAND,

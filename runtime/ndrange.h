@@ -54,6 +54,7 @@ struct lanes_ndrange {
      * work-groups of a non-uniform NDRange); NULL for shapes it has none of.
      */
     lanes_launcher_fn fn[8];
+    struct lanes_jit_code *code[8]; /* fn's code, kept loaded until the command ends */
     bool workers_only; /* a launcher's frames are too big for an application thread's stack */
     struct lanes_globals *globals; /* the program's variables (wg.globals), kept until the end */
     struct lanes_printf_buffer *printf_buffer; /* wg.printf_buffer: printed and freed at the end */

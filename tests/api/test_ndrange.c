@@ -346,6 +346,37 @@ static void huge_switch(void **state)
     clReleaseKernel(k);
 }
 
+/*
+ * A command keeps its launchers' code: the kernel and its program released
+ * before it runs (it waits for a user event), it still runs (it jumped
+ * into unloaded code before).
+ */
+static void released_before_it_runs(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void k(global int *x) {\n"
+                            "    x[get_global_id(0)] = 5 * (int)get_global_id(0) + 11;\n"
+                            "}\n",
+                            "k", "");
+    int r[64] = {0};
+    cl_mem m = buffer(sizeof r, r);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(ctx, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    size_t global = 64, local = 16;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 1, &gate, NULL),
+                     CL_SUCCESS);
+    clReleaseKernel(k); /* and with it the program, the last holder of the code but the command */
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(r[i], 5 * i + 11);
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+}
+
 static void bad_launches(void **state)
 {
     (void)state;
@@ -617,6 +648,7 @@ int main(void)
         cmocka_unit_test(local_memory_and_values),
         cmocka_unit_test(task_and_many_launches),
         cmocka_unit_test(identical_programs_share_code),
+        cmocka_unit_test(released_before_it_runs),
         cmocka_unit_test(private_memory_and_stacks),
         cmocka_unit_test(huge_switch),
         cmocka_unit_test(bad_launches),
