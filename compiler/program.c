@@ -610,8 +610,8 @@ static struct lanes_program_module *link_unsafe(const struct lanes_program_modul
                                                 size_t n, bool executable,
                                                 const struct lanes_options *options, char **log)
 {
-    *log = strdup("");
     lanes_crash_test("link");
+    *log = strdup("");
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(ctx, link_diagnostic, log);

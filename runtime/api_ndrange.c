@@ -92,7 +92,8 @@ static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, c
                     "the local size differs from reqd_work_group_size");
         LANES_CHECK(local[d] <= LANES_MAX_WORK_GROUP_SIZE, CL_INVALID_WORK_ITEM_SIZE,
                     "a local size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
-        LANES_CHECK(!k->program->uniform_work_groups || !global || global[d] % local[d] == 0,
+        LANES_CHECK(!k->program->uniform_work_groups || !global || d >= work_dim ||
+                        global[d] % local[d] == 0,
                     CL_INVALID_WORK_GROUP_SIZE,
                     "the global size is not a multiple of the local size and the program "
                     "requires uniform work-groups");
