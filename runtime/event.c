@@ -120,20 +120,22 @@ static void call_task(struct lanes_task *t)
     call((struct lanes_event_callback *)((char *)t - offsetof(struct lanes_event_callback, task)));
 }
 
+/*
+ * Callbacks are tasks of their own, run by workers only: never on an
+ * application thread helping in a wait, and never inline in the command
+ * whose status changed, so a callback that blocks (say, on a lock the
+ * thread in clFinish holds) holds up no command; the waiting thread can run
+ * the rest of the queue itself.
+ */
 void lanes_event_run_callbacks(cl_event e, struct lanes_event_callback *list, cl_int status)
 {
-    bool on_worker = lanes_exec_worker_index() >= 0;
     for (struct lanes_event_callback *cb = list, *next; cb; cb = next) {
         next = cb->next;
         cb->status = status < 0 ? status : cb->type;
         cb->event = e;
         lanes_event_keep(e);
-        if (on_worker) {
-            call(cb);
-        } else {
-            cb->task.run = call_task;
-            lanes_exec_submit_to_workers(&cb->task);
-        }
+        cb->task.run = call_task;
+        lanes_exec_submit_to_workers(&cb->task);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "runtime_common.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 static void user_event(void **state)
 {
@@ -436,6 +437,7 @@ static void callbacks_never_run_on_a_waiting_thread(void **state)
 {
     struct fixture *f = *state;
     enum { COMMANDS = 300 };
+    alarm(120); /* a deadlock fails the test instead of hanging it */
     app_thread = pthread_self();
     on_app = ran = timed_out = 0;
     cl_int err;
@@ -478,6 +480,7 @@ static void callbacks_never_run_on_a_waiting_thread(void **state)
     }
     clReleaseProgram(p);
     clReleaseMemObject(m);
+    alarm(0);
 }
 
 int main(void)
