@@ -93,14 +93,15 @@ clCreateContextFromType(const cl_context_properties *properties, cl_device_type 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context)
 {
     LANES_CHECK(lanes_context_valid(context), CL_INVALID_CONTEXT, "not a live context");
-    lanes_context_retain(context);
+    lanes_context_retain_handle(context);
     return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context)
 {
     LANES_CHECK(lanes_context_valid(context), CL_INVALID_CONTEXT, "not a live context");
-    lanes_context_release(context);
+    LANES_CHECK(lanes_context_release_handle(context), CL_INVALID_CONTEXT,
+                "released more often than created and retained (other objects keep it)");
     return CL_SUCCESS;
 }
 

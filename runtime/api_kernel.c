@@ -399,6 +399,12 @@ static cl_int ndrange_input(size_t input_value_size, const void *input_value, si
     memcpy(local, input_value, input_value_size);
     for (unsigned d = 0; d < 3; d++)
         LANES_CHECK(local[d] > 0, CL_INVALID_VALUE, "a local size is 0");
+    /* A shape no launch can have is refused before anything is compiled for it. */
+    for (unsigned d = 0; d < 3; d++)
+        LANES_CHECK(local[d] <= LANES_MAX_WORK_GROUP_SIZE, CL_INVALID_VALUE,
+                    "a local size is larger than CL_DEVICE_MAX_WORK_ITEM_SIZES");
+    LANES_CHECK(local[0] * local[1] * local[2] <= LANES_MAX_WORK_GROUP_SIZE, CL_INVALID_VALUE,
+                "the local size is larger than CL_DEVICE_MAX_WORK_GROUP_SIZE");
     return CL_SUCCESS;
 }
 

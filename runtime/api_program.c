@@ -27,6 +27,7 @@ static cl_program program_new(cl_context context)
     }
     lanes_context_retain(context);
     p->context = context;
+    atomic_init(&p->keep, 1);
     pthread_mutex_init(&p->lock, NULL);
     p->status = CL_BUILD_NONE;
     p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
@@ -140,14 +141,15 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
 {
     LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
-    lanes_program_retain(program);
+    lanes_program_retain_handle(program);
     return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
 {
     LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
-    lanes_program_release(program);
+    LANES_CHECK(lanes_program_release_handle(program), CL_INVALID_PROGRAM,
+                "released more often than created and retained (its kernels keep it)");
     return CL_SUCCESS;
 }
 

@@ -50,18 +50,34 @@ cl_context lanes_context_create(const cl_context_properties *properties, size_t 
     c->notify = notify;
     c->notify_data = notify_data;
     pthread_mutex_init(&c->lock, NULL);
+    atomic_init(&c->keep, 1);
     return c;
 }
 
 void lanes_context_retain(cl_context c)
 {
-    lanes_object_retain(&c->obj);
+    atomic_fetch_add_explicit(&c->keep, 1, memory_order_relaxed);
+}
+
+void lanes_context_retain_handle(cl_context c)
+{
+    if (lanes_object_retain_handle(&c->obj))
+        lanes_context_retain(c);
+}
+
+bool lanes_context_release_handle(cl_context c)
+{
+    int last = lanes_object_release_handle(&c->obj);
+    if (last > 0)
+        lanes_context_release(c);
+    return last >= 0;
 }
 
 void lanes_context_release(cl_context c)
 {
-    if (!lanes_object_release(&c->obj))
+    if (atomic_fetch_sub_explicit(&c->keep, 1, memory_order_acq_rel) != 1)
         return;
+    lanes_object_discard(&c->obj); /* the handle turns invalid when the object goes */
     /* Newest first, as the specification orders them; no lock is held. */
     for (struct lanes_context_destructor_cb *cb = c->destructors, *next; cb; cb = next) {
         next = cb->next;

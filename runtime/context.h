@@ -18,7 +18,8 @@ struct lanes_context_destructor_cb {
 };
 
 struct _cl_context {
-    struct lanes_object obj;
+    struct lanes_object obj; /* refs: the application's references; valid while it exists */
+    atomic_uint keep;        /* the runtime's: 1 while refs > 0, plus one per object made in it */
     cl_uint num_devices;
     cl_device_id *devices;
     /* The properties as given, with their terminating 0; none: count 0. */
@@ -45,11 +46,20 @@ cl_context lanes_context_create(const cl_context_properties *properties, size_t 
                                 const cl_device_id *devices, lanes_context_notify notify,
                                 void *notify_data);
 
-/* Takes one more reference. */
+/*
+ * The runtime's references (queues, memory objects, programs and events
+ * made in the context keep it): an application that releases the context
+ * once too often makes its handle invalid, never frees it under them.
+ */
 void lanes_context_retain(cl_context c);
 
-/* Drops one reference; the last runs the destructor callbacks and frees. */
+/* Drops one of the runtime's references; the last runs the destructor callbacks and frees. */
 void lanes_context_release(cl_context c);
+
+/* clRetainContext, clReleaseContext (object.h); the latter false when the application holds none.
+ */
+void lanes_context_retain_handle(cl_context c);
+bool lanes_context_release_handle(cl_context c);
 
 /* Registers a callback run when the context is destroyed; CL_OUT_OF_HOST_MEMORY on failure. */
 cl_int lanes_context_add_destructor(cl_context c, lanes_context_destructor fn, void *user_data);

@@ -79,6 +79,33 @@ static inline bool lanes_object_release(struct lanes_object *o)
     return true;
 }
 
+/*
+ * For objects the runtime keeps apart from the application (contexts and
+ * programs, kept by what was made from them): the handle stays valid while
+ * the object exists, since an application may get it back from a query
+ * (CL_QUEUE_CONTEXT, CL_KERNEL_PROGRAM) after its own last release and use
+ * or retain it again. The application's count starts again from 0 on a
+ * retain (true: take the application's share of the runtime's count again)
+ * and a release at 0 is refused (false), so releasing once too often can
+ * never drop a reference that something else holds.
+ */
+static inline bool lanes_object_retain_handle(struct lanes_object *o)
+{
+    return atomic_fetch_add_explicit(&o->refs, 1, memory_order_acq_rel) == 0;
+}
+
+/* -1: the application holds no reference; 1: it dropped its last; 0: otherwise. */
+static inline int lanes_object_release_handle(struct lanes_object *o)
+{
+    unsigned r = atomic_load_explicit(&o->refs, memory_order_relaxed);
+    do {
+        if (r == 0)
+            return -1;
+    } while (!atomic_compare_exchange_weak_explicit(&o->refs, &r, r - 1, memory_order_acq_rel,
+                                                    memory_order_relaxed));
+    return r == 1;
+}
+
 static inline cl_uint lanes_object_refs(const struct lanes_object *o)
 {
     return atomic_load_explicit(&o->refs, memory_order_relaxed);

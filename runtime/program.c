@@ -17,13 +17,28 @@ bool lanes_program_valid(cl_program p)
 
 void lanes_program_retain(cl_program p)
 {
-    lanes_object_retain(&p->obj);
+    atomic_fetch_add_explicit(&p->keep, 1, memory_order_relaxed);
+}
+
+void lanes_program_retain_handle(cl_program p)
+{
+    if (lanes_object_retain_handle(&p->obj))
+        lanes_program_retain(p);
+}
+
+bool lanes_program_release_handle(cl_program p)
+{
+    int last = lanes_object_release_handle(&p->obj);
+    if (last > 0)
+        lanes_program_release(p);
+    return last >= 0;
 }
 
 void lanes_program_release(cl_program p)
 {
-    if (!lanes_object_release(&p->obj))
+    if (atomic_fetch_sub_explicit(&p->keep, 1, memory_order_acq_rel) != 1)
         return;
+    lanes_object_discard(&p->obj); /* the handle turns invalid when the object goes */
     lanes_ndrange_free_launchers(atomic_load(&p->launchers));
     lanes_globals_unkeep(p->globals);
     lanes_program_module_free(p->module);

@@ -24,7 +24,8 @@ struct lanes_globals {
 };
 
 struct _cl_program {
-    struct lanes_object obj;
+    struct lanes_object obj; /* refs: the application's references; valid while it exists */
+    atomic_uint keep; /* the runtime's: 1 while refs > 0, plus kernels and background builds */
     cl_context context;
     char *source; /* NUL-terminated; NULL for programs made from binaries */
     size_t source_size;
@@ -46,10 +47,16 @@ LANES_OBJECT_FIRST(struct _cl_program);
 /* True when `p` is a live program. */
 bool lanes_program_valid(cl_program p);
 
+/* Takes one of the runtime's references (a kernel, a build in the background). */
 void lanes_program_retain(cl_program p);
 
-/* Drops one reference; the last frees the program. */
+/* Drops one of the runtime's references; the last frees the program. */
 void lanes_program_release(cl_program p);
+
+/* clRetainProgram, clReleaseProgram (object.h); the latter false when the application holds none.
+ */
+void lanes_program_retain_handle(cl_program p);
+bool lanes_program_release_handle(cl_program p);
 
 /*
  * A new block of the variables of executable `m`, with their initial

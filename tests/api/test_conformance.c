@@ -219,6 +219,13 @@ static void sub_group_info(void **state)
                      CL_INVALID_VALUE); /* param_value too small */
     assert_int_equal(clGetKernelSubGroupInfo(k, dev, 0x7fff, 0, NULL, sizeof sz, &sz, NULL),
                      CL_INVALID_VALUE);
+    /* Shapes no launch can have (the API fuzzer's: each compiled a launcher with a 2^61-byte
+     * frame). */
+    size_t huge[3][3] = {{(size_t)1 << 40, 1, 1}, {4096, 4096, 1}, {SIZE_MAX, SIZE_MAX, 2}};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                                 sizeof huge[i], huge[i], sizeof sz, &sz, NULL),
+                         CL_INVALID_VALUE);
     /* The KHR entry point, through the extension function table. */
     clGetKernelSubGroupInfoKHR_fn khr =
         (clGetKernelSubGroupInfoKHR_fn)clGetExtensionFunctionAddressForPlatform(

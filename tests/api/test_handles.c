@@ -212,6 +212,71 @@ static void live_handles_stay_valid_under_churn(void **state)
     clReleaseMemObject(m);
 }
 
+/*
+ * The API fuzzer's first find: a context or program released once more than
+ * the application held it, while objects made from it kept it, dropped their
+ * reference and was freed under them. Such a handle stays valid while the
+ * object exists (queries hand it back), and a release it does not hold is
+ * refused.
+ */
+static void released_once_too_often(void **state)
+{
+    (void)state;
+    cl_int err;
+    cl_context c = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, 64, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clReleaseContext(c), CL_SUCCESS);
+    assert_int_equal(clReleaseContext(c), CL_INVALID_CONTEXT); /* the buffer's, not ours */
+    cl_context got = NULL;
+    cl_uint refs = 7;
+    assert_int_equal(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof got, &got, NULL), CL_SUCCESS);
+    assert_ptr_equal(got, c);
+    assert_int_equal(clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(refs, 0);
+    /* Retained again from the query's answer, it works as before. */
+    assert_int_equal(clRetainContext(c), CL_SUCCESS);
+    assert_int_equal(clReleaseMemObject(m), CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, dev, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    m = clCreateBuffer(c, CL_MEM_READ_WRITE, 64, NULL, &err);
+    int pattern = 5, back = 0;
+    assert_int_equal(clEnqueueFillBuffer(q, m, &pattern, sizeof pattern, 0, 64, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 60, 4, &back, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(back, 5);
+    assert_int_equal(clReleaseMemObject(m), CL_SUCCESS);
+    assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+    assert_int_equal(clReleaseContext(c), CL_SUCCESS);
+
+    cl_program p = program_of("kernel void k(global int *x) { x[get_global_id(0)] = 9; }", NULL);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clReleaseProgram(p), CL_SUCCESS);
+    assert_int_equal(clReleaseProgram(p), CL_INVALID_PROGRAM); /* the kernel's, not ours */
+    cl_program kp = NULL;
+    assert_int_equal(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof kp, &kp, NULL), CL_SUCCESS);
+    assert_ptr_equal(kp, p);
+    size_t n = 0;
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL), CL_SUCCESS);
+    assert_int_equal(n, 1);
+    assert_int_equal(clRetainProgram(p), CL_SUCCESS);
+    assert_int_equal(clReleaseProgram(p), CL_SUCCESS);
+    m = buffer(16 * sizeof(int), NULL);
+    size_t global = 16;
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int out[16] = {0};
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(out[15], 9);
+    clReleaseMemObject(m);
+    assert_int_equal(clReleaseKernel(k), CL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +285,7 @@ int main(void)
         cmocka_unit_test(memory_object_lists),
         cmocka_unit_test(device_and_program_lists),
         cmocka_unit_test(live_handles_stay_valid_under_churn),
+        cmocka_unit_test(released_once_too_often),
     };
     return cmocka_run_group_tests(tests, handles_setup, handles_teardown);
 }
