@@ -523,7 +523,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
                               in->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
         if (linkable && job->own_inputs)
             m = lanes_program_module_from_bitcode(m->bitcode, m->bitcode_size);
-        job->inputs[i] = m;
+        job->inputs[i] =
+            linkable ? m : NULL; /* never the input's own module: the job frees copies */
         pthread_mutex_unlock(&in->lock);
         if (!linkable) {
             free_link_job(job);

@@ -191,6 +191,20 @@ static void asynchronous_link(void **state)
     assert_int_equal(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
                      CL_SUCCESS);
     assert_non_null(strstr(log, "helper"));
+
+    /*
+     * An input that is no object (an executable) is refused. Refusing it
+     * freed the executable's own module, which the program then used after
+     * the free (the API fuzzer's find, under ASan).
+     */
+    cl_program mixed[] = {a, exe};
+    assert_null(clLinkProgram(ctx, 0, NULL, NULL, 2, mixed, on_linked, &tag, &err));
+    assert_int_equal(err, CL_INVALID_OPERATION);
+    size_t size = 0;
+    assert_int_equal(clGetProgramInfo(exe, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+                     CL_SUCCESS);
+    assert_true(size > 0);
+    check_runs(exe);
     cl_program progs[] = {bad, exe, a, b, header};
     for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
         clReleaseProgram(progs[i]);
