@@ -17,6 +17,7 @@
 #include "sched/sched.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,9 @@ struct arena {
 static pthread_key_t arena_key;
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct arena *arena;
+/* Where frame_alloc goes when there is no memory for a frame: out of the work-group (run_groups).
+ */
+static _Thread_local jmp_buf *frame_failed;
 
 static void arena_free(void *p)
 {
@@ -103,9 +107,21 @@ static void *frame_alloc(uint64_t size)
         }
     }
     size_t bytes = size > (64u << 10) ? size : (64u << 10);
-    struct frame_chunk *c = aligned_alloc(64, (sizeof *c + bytes + 63) / 64 * 64);
-    if (!c)
-        abort(); /* a coroutine has no way to report it; there is no memory left anyway */
+    /* LANES_CRASH_TEST=frames: how the tests run out of memory here. */
+    const char *test = getenv("LANES_CRASH_TEST");
+    struct frame_chunk *c = test && strcmp(test, "frames") == 0
+                                ? NULL
+                                : aligned_alloc(64, (sizeof *c + bytes + 63) / 64 * 64);
+    if (!c) {
+        /*
+         * A coroutine cannot report it: leave the work-group's code (JIT code
+         * with nothing to unwind, its frames in this arena) for run_groups,
+         * which fails the launch with CL_OUT_OF_RESOURCES.
+         */
+        if (frame_failed)
+            longjmp(*frame_failed, 1);
+        abort();
+    }
     *c = (struct frame_chunk){NULL, bytes, size};
     /* Appended, so that the frames already handed out stay where they are. */
     struct frame_chunk **tail = &arena->chunks;
@@ -224,6 +240,13 @@ static void run_groups(void *ctx, size_t begin, size_t end)
     wg.local_mem_size = nd->local_bytes;
     /* Every launcher frame, hence every work-item's private memory, lies below this one. */
     wg.stack_top = __builtin_frame_address(0);
+    jmp_buf failed;
+    if (setjmp(failed)) {
+        frame_failed = NULL;
+        atomic_store(&cmd->cmd.range_status, CL_OUT_OF_RESOURCES);
+        return;
+    }
+    frame_failed = &failed;
     for (size_t g = begin; g < end; g++) {
         size_t rest = g;
         unsigned cut = 0; /* the dimensions in which this work-group is the smaller last one */
@@ -240,6 +263,7 @@ static void run_groups(void *ctx, size_t begin, size_t end)
         wg.local_mem = a->local;
         nd->fn[cut](nd->args, &wg);
     }
+    frame_failed = NULL;
 }
 
 static void groups_done(void *ctx)

@@ -107,12 +107,57 @@ static void crash_in_launcher(void **state)
     clReleaseProgram(p);
 }
 
+/*
+ * Not the compiler but memory: a kernel whose private variables live across
+ * a barrier keeps them in frames the runtime allocates per work-group. With
+ * no memory for one (LANES_CRASH_TEST=frames) the launch ends with
+ * CL_OUT_OF_RESOURCES; it used to abort the process.
+ */
+static void no_memory_for_frames(void **state)
+{
+    (void)state;
+    cl_kernel k = kernel_of("kernel void f(global int *x) {\n"
+                            "  int a[64];\n"
+                            "  for (int i = 0; i < 64; i++) a[i] = i * (int)get_local_id(0);\n"
+                            "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                            "  int s = 0;\n"
+                            "  for (int i = 0; i < 64; i++) s += a[(i * 7) % 64];\n"
+                            "  x[get_global_id(0)] = s; }\n",
+                            "f", NULL);
+    cl_mem m = buffer(128 * sizeof(int), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global = 128, local = 64; /* several sub-groups: a coroutine kernel */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt == 0)
+            setenv("LANES_CRASH_TEST", "frames", 1);
+        cl_event e;
+        assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, &e),
+                         CL_SUCCESS);
+        clWaitForEvents(1, &e);
+        unsetenv("LANES_CRASH_TEST");
+        cl_int status = 1;
+        assert_int_equal(
+            clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+            CL_SUCCESS);
+        assert_int_equal(status, attempt == 0 ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+        clReleaseEvent(e);
+    }
+    int r[128];
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 128; i++)
+        assert_int_equal(r[i], 2016 * (i % 64));
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(crash_in_compile),
         cmocka_unit_test(crash_in_link),
         cmocka_unit_test(crash_in_launcher),
+        cmocka_unit_test(no_memory_for_frames),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
