@@ -17,6 +17,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/TargetMachine.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,7 +34,13 @@ struct lanes_jit_code {
     void *address;
     uint64_t stack_bytes; /* stack_bytes() of the object */
     LLVMOrcResourceTrackerRef tracker;
-    size_t refs; /* under code_lock */
+    /*
+     * Changed without code_lock while it stays above 0 (a holder retaining
+     * or releasing one of several references: every kernel enqueue does);
+     * the drop to 0, and the finds that may take a first reference again,
+     * are under code_lock.
+     */
+    atomic_size_t refs;
 };
 enum { CODE_BUCKETS = 256 };
 static struct lanes_jit_code *code_table[CODE_BUCKETS];
@@ -185,7 +192,7 @@ struct lanes_jit_code *lanes_jit_acquire(const char *symbol)
     pthread_mutex_lock(&code_lock);
     struct lanes_jit_code *c = code_find(symbol);
     if (c)
-        c->refs++;
+        atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
     pthread_mutex_unlock(&code_lock);
     return c;
 }
@@ -202,19 +209,22 @@ uint64_t lanes_jit_stack_bytes(const struct lanes_jit_code *code)
 
 void lanes_jit_retain(struct lanes_jit_code *code)
 {
-    if (!code)
-        return;
-    pthread_mutex_lock(&code_lock);
-    code->refs++;
-    pthread_mutex_unlock(&code_lock);
+    if (code) /* the caller holds a reference: refs is above 0 */
+        atomic_fetch_add_explicit(&code->refs, 1, memory_order_relaxed);
 }
 
 void lanes_jit_release(struct lanes_jit_code *code)
 {
     if (!code)
         return;
+    /* Not the last reference: no lock. */
+    size_t r = atomic_load_explicit(&code->refs, memory_order_relaxed);
+    while (r > 1)
+        if (atomic_compare_exchange_weak_explicit(&code->refs, &r, r - 1, memory_order_release,
+                                                  memory_order_relaxed))
+            return;
     pthread_mutex_lock(&code_lock);
-    bool last = --code->refs == 0;
+    bool last = atomic_fetch_sub_explicit(&code->refs, 1, memory_order_acq_rel) == 1;
     if (last) {
         struct lanes_jit_code **p = code_bucket(code->symbol);
         while (*p != code)
@@ -318,7 +328,7 @@ struct lanes_jit_code *lanes_jit_add_object(const void *object, size_t size, con
     pthread_mutex_lock(&code_lock);
     struct lanes_jit_code *old = code_find(symbol);
     if (old) { /* another thread added it first */
-        old->refs++;
+        atomic_fetch_add_explicit(&old->refs, 1, memory_order_relaxed);
         pthread_mutex_unlock(&code_lock);
         free(c);
         free(name);
@@ -345,8 +355,8 @@ struct lanes_jit_code *lanes_jit_add_object(const void *object, size_t size, con
     *c = (struct lanes_jit_code){.symbol = name,
                                  .address = (void *)(uintptr_t)addr,
                                  .stack_bytes = stack_bytes(object, size),
-                                 .tracker = rt,
-                                 .refs = 1};
+                                 .tracker = rt};
+    atomic_init(&c->refs, 1);
     struct lanes_jit_code **b = code_bucket(symbol);
     c->next = *b;
     *b = c;
