@@ -508,8 +508,8 @@ static const char refusal[] = "lanes-refused\n";
 
 /*
  * Fills *out with the loaded `code` (whose reference it takes) for
- * `spec`, unless its frames need more stack than a worker has: then the
- * reference is dropped and *why says so (malloc'd).
+ * `spec`, unless its frames need more stack than a worker has or it has no
+ * code at all: then the reference is dropped and *why says so (malloc'd).
  */
 static lanes_launcher_fn hand_out(struct lanes_jit_code *code,
                                   const struct lanes_specialization *spec,
@@ -525,6 +525,17 @@ static lanes_launcher_fn hand_out(struct lanes_jit_code *code,
                           "work-items, more than a worker thread's %llu\n",
                           (unsigned long long)stack, spec->width,
                           (unsigned long long)LANES_LAUNCHER_MAX_STACK);
+        return NULL;
+    }
+    /*
+     * A kernel whose every path has undefined behaviour (a store through
+     * an index converted from an out-of-range float, say) is optimized to
+     * `unreachable`: an empty function, which the JIT gives no address.
+     */
+    if (!lanes_jit_address(code)) {
+        lanes_jit_release(code);
+        *why = strdup("its compiled code is empty: every work-item reaches undefined behaviour "
+                      "(such as an out-of-range conversion from floating point to integer)\n");
         return NULL;
     }
     *out = (struct lanes_launcher){.fn = (lanes_launcher_fn)lanes_jit_address(code),
@@ -600,7 +611,7 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
         return out->fn;
 
 too_big:
-    /* Too much private memory for a worker's stack: narrower, or not at all. */
+    /* Too much private memory for a worker's stack, or no code: narrower, or not at all. */
     if (spec->width == 1) {
         chomp(why);
         *log = format("lanes: kernel %s cannot run: %.1000s\n", k->name, why);

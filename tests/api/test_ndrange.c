@@ -233,6 +233,43 @@ static void check_private(cl_mem out, long n)
     }
 }
 
+/*
+ * A kernel whose every work-item has undefined behaviour (here a store at
+ * an index converted from an out-of-range double) compiles to an empty
+ * function, which the JIT gives no address: the queries that compile a
+ * launcher and the enqueue fail with CL_OUT_OF_RESOURCES and the reason in
+ * the build log (the source fuzzer found it crashing the process).
+ */
+static void kernel_with_empty_code(void **state)
+{
+    (void)state;
+    cl_kernel k =
+        kernel_of("kernel void k(global int *o) { o[get_global_id(-1e308)] = 1; }\n", "k", "-w");
+    cl_ulong private_size = 0;
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                              sizeof private_size, &private_size, NULL),
+                     CL_OUT_OF_RESOURCES);
+    size_t multiple = 0, local = 16, width = 0;
+    assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                              sizeof multiple, &multiple, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                             sizeof local, &local, sizeof width, &width, NULL),
+                     CL_SUCCESS);
+    static int zero[64];
+    cl_mem out = buffer(sizeof zero, zero);
+    assert_int_equal(run_private(k, out, 64), CL_OUT_OF_RESOURCES);
+    cl_program p;
+    assert_int_equal(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p, &p, NULL), CL_SUCCESS);
+    char log[4096];
+    assert_int_equal(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                     CL_SUCCESS);
+    assert_non_null(strstr(log, "cannot run"));
+    assert_non_null(strstr(log, "compiled code is empty"));
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
 struct small_stack_run {
     cl_kernel k;
     cl_mem out;
@@ -650,6 +687,7 @@ int main(void)
         cmocka_unit_test(identical_programs_share_code),
         cmocka_unit_test(released_before_it_runs),
         cmocka_unit_test(private_memory_and_stacks),
+        cmocka_unit_test(kernel_with_empty_code),
         cmocka_unit_test(huge_switch),
         cmocka_unit_test(bad_launches),
         cmocka_unit_test(concurrent_kernels),
