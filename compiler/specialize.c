@@ -14,6 +14,7 @@
 #include "vectorize/vectorize.h"
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -445,6 +446,49 @@ static void lower_fences(LLVMValueRef sg, bool keep_barriers)
  * would reach with gathers and scatters; unrolling only in full keeps every
  * convergent call where all the lanes that reached the loop meet it.
  */
+/*
+ * `#pragma unroll N` with a large N on a loop: LLVM's unroller honours the
+ * count over clean_up's options, and a body copied N times costs the
+ * vectorizer and the passes after it time that grows faster than N (a
+ * count of 1000 took minutes; the source fuzzer's find), and at width 1 the
+ * launcher's copies of the kernel multiply it. Past this count the hint is
+ * dropped, with the loop's other hints (performance hints only: the
+ * kernel's results do not depend on them).
+ */
+enum { MAX_UNROLL_PRAGMA = 32 };
+
+static void drop_large_unroll_counts(LLVMValueRef fn)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    unsigned loop = LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9);
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(b);
+        LLVMValueRef id = term ? LLVMGetMetadata(term, loop) : NULL;
+        if (!id)
+            continue;
+        unsigned n = LLVMGetMDNodeNumOperands(id);
+        LLVMValueRef *ops = malloc(n * sizeof *ops);
+        if (!ops)
+            continue;
+        LLVMGetMDNodeOperands(id, ops);
+        bool large = false;
+        for (unsigned i = 1; i < n && !large; i++) { /* 0 is the node itself */
+            if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) != 2)
+                continue;
+            LLVMValueRef hint[2];
+            LLVMGetMDNodeOperands(ops[i], hint);
+            unsigned len = 0;
+            const char *name = hint[0] ? LLVMGetMDString(hint[0], &len) : NULL;
+            large = name && len == 22 && memcmp(name, "llvm.loop.unroll.count", 22) == 0 &&
+                    hint[1] && LLVMIsAConstantInt(hint[1]) &&
+                    LLVMConstIntGetZExtValue(hint[1]) > MAX_UNROLL_PRAGMA;
+        }
+        free(ops);
+        if (large)
+            LLVMSetMetadata(term, loop, NULL);
+    }
+}
+
 static int clean_up(LLVMModuleRef m, char **log)
 {
     char *error = NULL;
@@ -492,6 +536,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     int rc = lower_static_locals(m, sg, name, log);
     if (rc == 0)
         rc = lower_program_variables(m, sg, globals, log);
+    drop_large_unroll_counts(sg);
     if (rc == 0 && spec->width > 1) {
         rc = clean_up(m, log);
         if (rc == 0 && lanes_vectorize(&sg, spec, log) != 0) {
