@@ -30,9 +30,17 @@ static void copy_pieces(void *ctx, size_t begin, size_t end)
 cl_int lanes_transfer_copy(cl_event cmd)
 {
     struct lanes_command *c = &cmd->cmd;
-    if (c->u.copy.size < PARALLEL_MIN) {
-        if (c->u.copy.size && c->u.copy.dst != c->u.copy.src)
-            memcpy(c->u.copy.dst, c->u.copy.src, c->u.copy.size);
+    const char *d = c->u.copy.dst, *s = c->u.copy.src;
+    size_t n = c->u.copy.size;
+    /*
+     * Host memory may alias a USE_HOST_PTR buffer: the same bytes (allowed,
+     * nothing to copy) or, by the application's mistake, overlapping ones,
+     * which one memmove keeps defined (the fuzzer's find, under ASan).
+     */
+    bool overlap = d != s && d < s + n && s < d + n;
+    if (n < PARALLEL_MIN || overlap) {
+        if (n && d != s)
+            memmove(c->u.copy.dst, c->u.copy.src, n);
         return CL_COMPLETE;
     }
     lanes_exec_range(&c->range, (c->u.copy.size + PIECE - 1) / PIECE, 1, copy_pieces, range_done,

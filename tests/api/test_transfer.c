@@ -117,6 +117,33 @@ static void host_access_flags(void **state)
     clReleaseMemObject(na);
 }
 
+/*
+ * Host memory that overlaps a USE_HOST_PTR buffer's own bytes: the same
+ * bytes (allowed: nothing moves) or, the application's mistake, shifted
+ * ones; the copy behaves as memmove (it was a memcpy of overlapping
+ * ranges, which ASan reports: the API fuzzer's find).
+ */
+static void host_memory_overlapping_the_buffer(void **state)
+{
+    struct fixture *f = *state;
+    unsigned char h[64], want[64];
+    for (int i = 0; i < 64; i++)
+        h[i] = want[i] = (unsigned char)i;
+    cl_mem m = test_buffer(f->ctx, CL_MEM_USE_HOST_PTR, sizeof h, h);
+    assert_int_equal(clEnqueueReadBuffer(f->q, m, CL_TRUE, 8, 16, h + 8, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_memory_equal(h, want, 64);
+    assert_int_equal(clEnqueueReadBuffer(f->q, m, CL_TRUE, 0, 16, h + 11, 0, NULL, NULL),
+                     CL_SUCCESS);
+    memmove(want + 11, want, 16);
+    assert_memory_equal(h, want, 64);
+    assert_int_equal(clEnqueueWriteBuffer(f->q, m, CL_TRUE, 20, 16, h + 13, 0, NULL, NULL),
+                     CL_SUCCESS);
+    memmove(want + 20, want + 13, 16);
+    assert_memory_equal(h, want, 64);
+    clReleaseMemObject(m);
+}
+
 static void copy_and_overlap(void **state)
 {
     struct fixture *f = *state;
@@ -506,13 +533,10 @@ static void migrate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(read_write),
-        cmocka_unit_test(host_access_flags),
-        cmocka_unit_test(copy_and_overlap),
-        cmocka_unit_test(rectangles),
-        cmocka_unit_test(fills),
-        cmocka_unit_test(large_transfers),
-        cmocka_unit_test(map_unmap),
+        cmocka_unit_test(read_write),       cmocka_unit_test(host_access_flags),
+        cmocka_unit_test(copy_and_overlap), cmocka_unit_test(host_memory_overlapping_the_buffer),
+        cmocka_unit_test(rectangles),       cmocka_unit_test(fills),
+        cmocka_unit_test(large_transfers),  cmocka_unit_test(map_unmap),
         cmocka_unit_test(migrate),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
