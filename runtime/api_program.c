@@ -434,14 +434,13 @@ struct link_job {
     struct lanes_options math; /* the link's math options only (nothing to free) */
     void(CL_CALLBACK *pfn_notify)(cl_program, void *);
     void *user_data;
-    bool own_inputs; /* the inputs are copies, freed with the job */
     cl_uint num_inputs;
-    const struct lanes_program_module *inputs[];
+    const struct lanes_program_module *inputs[]; /* copies, freed with the job */
 };
 
 static void free_link_job(struct link_job *job)
 {
-    for (cl_uint i = 0; job->own_inputs && i < job->num_inputs; i++)
+    for (cl_uint i = 0; i < job->num_inputs; i++)
         if (job->inputs[i])
             lanes_program_module_free((struct lanes_program_module *)job->inputs[i]);
     free(job);
@@ -508,8 +507,6 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     struct link_job *job = calloc(1, sizeof *job + num_input_programs * sizeof *job->inputs);
     LANES_CHECK_OBJ(job, CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the link");
     job->num_inputs = num_input_programs;
-    /* An asynchronous link reads copies: an input may be compiled again meanwhile. */
-    job->own_inputs = pfn_notify != NULL;
     for (cl_uint i = 0; i < num_input_programs; i++) {
         cl_program in = input_programs[i];
         if (!lanes_program_valid(in) || in->context != context) {
@@ -521,7 +518,13 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
         const struct lanes_program_module *m = in->module;
         bool linkable = m && (in->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
                               in->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
-        if (linkable && job->own_inputs)
+        /*
+         * The link reads copies: an input may be compiled or built again
+         * meanwhile, from another thread or in the background (a build
+         * freed the module a synchronous link was reading: the API
+         * fuzzer's find, under ASan).
+         */
+        if (linkable)
             m = lanes_program_module_from_bitcode(m->bitcode, m->bitcode_size);
         job->inputs[i] =
             linkable ? m : NULL; /* never the input's own module: the job frees copies */

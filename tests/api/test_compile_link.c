@@ -210,6 +210,35 @@ static void asynchronous_link(void **state)
         clReleaseProgram(progs[i]);
 }
 
+/*
+ * A synchronous link of an input that is being compiled again in the
+ * background: the link reads a copy of the input's module, which the
+ * compile frees when it replaces it (the API fuzzer's find, under ASan).
+ */
+static void link_while_an_input_compiles(void **state)
+{
+    (void)state;
+    cl_program a = source_program(helper_src);
+    assert_int_equal(clCompileProgram(a, 0, NULL, "-DSCALE=3", 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 10; i++) {
+        atomic_store(&compiled, 0);
+        assert_int_equal(
+            clCompileProgram(a, 0, NULL, "-DSCALE=3", 0, NULL, NULL, on_compiled, NULL),
+            CL_SUCCESS);
+        cl_int err = 1;
+        cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &a, NULL, NULL, &err);
+        /* Linked from the old module or the new one, or refused: never freed memory. */
+        assert_true(err == CL_SUCCESS || err == CL_INVALID_OPERATION);
+        if (lib)
+            clReleaseProgram(lib);
+        for (int w = 0; w < 30000 && atomic_load(&compiled) == 0; w++)
+            usleep(1000);
+        assert_int_equal(atomic_load(&compiled), 1);
+    }
+    clReleaseProgram(a);
+}
+
 /* A function declared and called but defined by no input fails the build or link, saying which. */
 static void undefined_function(void **state)
 {
@@ -388,9 +417,12 @@ static void errors(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(compile_and_link),  cmocka_unit_test(asynchronous_compile),
-        cmocka_unit_test(asynchronous_link), cmocka_unit_test(undefined_function),
-        cmocka_unit_test(link_math_options), cmocka_unit_test(errors)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(compile_and_link),
+                                       cmocka_unit_test(asynchronous_compile),
+                                       cmocka_unit_test(asynchronous_link),
+                                       cmocka_unit_test(undefined_function),
+                                       cmocka_unit_test(link_math_options),
+                                       cmocka_unit_test(errors),
+                                       cmocka_unit_test(link_while_an_input_compiles)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
