@@ -666,8 +666,93 @@ static void f_arg(void)
     check("clSetKernelArg", t->clSetKernelArg(k, index, s, value));
 }
 
+/*
+ * A launch meant to succeed: a live kernel, a queue of its context and
+ * every argument set for its name (the calls around it then disturb
+ * arguments, buffers and queues at random). Without it nearly every random
+ * launch fails its checks and the launch path is never reached.
+ */
+static void well_formed_launch(void)
+{
+    begin("clEnqueueNDRangeKernel(well-formed)");
+    cl_kernel k = live(KERNEL);
+    cl_context c = NULL;
+    char name[8] = "";
+    if (!k || t->clGetKernelInfo(k, CL_KERNEL_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS ||
+        t->clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL) != CL_SUCCESS)
+        return;
+    cl_command_queue q = NULL;
+    for (unsigned i = 0; i < pool[QUEUE].n_live && !q; i++) {
+        cl_context qc = NULL;
+        if (t->clGetCommandQueueInfo(pool[QUEUE].live[i], CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL) ==
+                CL_SUCCESS &&
+            qc == c)
+            q = pool[QUEUE].live[i];
+    }
+    cl_mem m[2] = {NULL, NULL};
+    for (unsigned i = 0; i < pool[MEM].n_live; i++) {
+        cl_context mc = NULL;
+        cl_mem_object_type type = 0;
+        if (t->clGetMemObjectInfo(pool[MEM].live[i], CL_MEM_CONTEXT, sizeof mc, &mc, NULL) ==
+                CL_SUCCESS &&
+            mc == c &&
+            t->clGetMemObjectInfo(pool[MEM].live[i], CL_MEM_TYPE, sizeof type, &type, NULL) ==
+                CL_SUCCESS &&
+            type == CL_MEM_OBJECT_BUFFER)
+            m[m[0] ? 1 : 0] = pool[MEM].live[i];
+    }
+    /* None of the kernel's context yet: make them (they join the pools). */
+    cl_int err;
+    if (!q && (q = t->clCreateCommandQueueWithProperties(c, device, NULL, &err)))
+        keep(QUEUE, q);
+    if (!m[0] && (m[0] = t->clCreateBuffer(c, CL_MEM_READ_WRITE, 64, NULL, &err)))
+        keep(MEM, m[0]);
+    if (!q || !m[0])
+        return;
+    if (!m[1])
+        m[1] = m[0];
+    int n = (int)below(100);
+    float f = 1.5f;
+    cl_long v[4] = {1, 2, 3, 4};
+    cl_sampler s = live(SAMPLER);
+    switch (name[0]) {
+    case 'a':
+    case 'h':
+        check("arg", t->clSetKernelArg(k, 0, sizeof(cl_mem), &m[0]));
+        check("arg", t->clSetKernelArg(k, 1, sizeof n, &n));
+        break;
+    case 'b':
+        check("arg", t->clSetKernelArg(k, 0, sizeof(cl_mem), &m[0]));
+        check("arg", t->clSetKernelArg(k, 1, 1 + below(4096), NULL));
+        break;
+    case 'c':
+        if (!s)
+            return;
+        check("arg", t->clSetKernelArg(k, 0, sizeof s, &s));
+        check("arg", t->clSetKernelArg(k, 1, sizeof(cl_mem), &m[0]));
+        break;
+    case 'e':
+        check("arg", t->clSetKernelArg(k, 0, sizeof(cl_mem), &m[0]));
+        check("arg", t->clSetKernelArg(k, 1, sizeof(cl_mem), &m[1]));
+        check("arg", t->clSetKernelArg(k, 2, sizeof f, &f));
+        check("arg", t->clSetKernelArg(k, 3, sizeof v, v));
+        break;
+    default: /* d, f */ check("arg", t->clSetKernelArg(k, 0, sizeof(cl_mem), &m[0]));
+    }
+    size_t local = (size_t)1 << below(7), global = local * (1 + below(64));
+    err = t->clEnqueueNDRangeKernel(q, k, 1, NULL, &global, chance(70) ? &local : NULL, 0, NULL,
+                                    want_event());
+    check("clEnqueueNDRangeKernel", err);
+    kernels_run += err == CL_SUCCESS;
+    took_event(err);
+}
+
 static void f_ndrange(void)
 {
+    if (chance(50)) {
+        well_formed_launch();
+        return;
+    }
     begin("clEnqueueNDRangeKernel");
     cl_uint dim = chance(95) ? 1 + below(3) : below(5);
     size_t g[4], l[4], o[4];
