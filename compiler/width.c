@@ -4,13 +4,18 @@
 
 #include "host.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The width LANES_WIDTH forces (0: none), or 1 under LANES_VECTORIZE=0; read once. */
+/*
+ * The width LANES_WIDTH forces (0: none), or 1 under LANES_VECTORIZE=0;
+ * read once (threads that race to read it first store the same value).
+ */
 static uint32_t forced_width(void)
 {
-    static int forced = -1;
+    static atomic_int cached = -1;
+    int forced = atomic_load_explicit(&cached, memory_order_relaxed);
     if (forced < 0) {
         const char *v = getenv("LANES_VECTORIZE");
         const char *w = getenv("LANES_WIDTH");
@@ -21,6 +26,7 @@ static uint32_t forced_width(void)
             forced = n;
         else
             forced = 0;
+        atomic_store_explicit(&cached, forced, memory_order_relaxed);
     }
     return (uint32_t)forced;
 }

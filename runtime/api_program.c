@@ -607,13 +607,14 @@ static cl_int binary_info(cl_program p, cl_program_info param, struct lanes_info
     size_t size = 0;
     void *bin = NULL;
     pthread_mutex_lock(&p->lock);
-    if (p->module) {
+    bool has_module = p->module != NULL; /* read under the lock: a background build replaces it */
+    if (has_module) {
         struct lanes_binary_info info = {p->binary_type, p->kernel_arg_info,
                                          p->uniform_work_groups};
         bin = lanes_binary_encode(p->module, info, &size);
     }
     pthread_mutex_unlock(&p->lock);
-    LANES_CHECK(!p->module || bin, CL_OUT_OF_HOST_MEMORY, "encoding the binary");
+    LANES_CHECK(!has_module || bin, CL_OUT_OF_HOST_MEMORY, "encoding the binary");
     cl_int err;
     if (param == CL_PROGRAM_BINARY_SIZES) {
         size_t sizes[n];
