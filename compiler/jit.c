@@ -225,17 +225,21 @@ void lanes_jit_release(struct lanes_jit_code *code)
             return;
     pthread_mutex_lock(&code_lock);
     bool last = atomic_fetch_sub_explicit(&code->refs, 1, memory_order_acq_rel) == 1;
-    if (last) {
-        struct lanes_jit_code **p = code_bucket(code->symbol);
-        while (*p != code)
-            p = &(*p)->next;
-        *p = code->next;
-        code_count--;
-    }
-    pthread_mutex_unlock(&code_lock);
-    if (!last)
+    if (!last) {
+        pthread_mutex_unlock(&code_lock);
         return;
+    }
+    struct lanes_jit_code **p = code_bucket(code->symbol);
+    while (*p != code)
+        p = &(*p)->next;
+    *p = code->next;
+    code_count--;
+    /*
+     * Unloaded under the lock: until the JIT forgets the symbol, another
+     * thread loading the same launcher would define it twice.
+     */
     LLVMErrorRef e = LLVMOrcResourceTrackerRemove(code->tracker);
+    pthread_mutex_unlock(&code_lock);
     if (e) /* the code stays mapped: nothing else to do */
         LLVMConsumeError(e);
     LLVMOrcReleaseResourceTracker(code->tracker);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +432,52 @@ static void stack_bytes_count_private_memory(void **state)
     lanes_program_module_free(m);
 }
 
+/* Two threads loading and unloading one launcher: each load finds it loaded or loads it anew. */
+struct churn {
+    struct lanes_program_module *m;
+    int failures;
+    char *log;
+};
+
+static void *churn_thread(void *arg)
+{
+    struct churn *c = arg;
+    struct lanes_specialization spec = {.local_size = {16, 1, 1}, .work_dim = 1, .width = 1};
+    for (int i = 0; i < 2000 && !c->failures; i++) {
+        struct lanes_launcher l;
+        char *log = NULL;
+        if (!lanes_launcher_build(c->m, &c->m->kernels[0], &spec, &l, &log)) {
+            c->failures++;
+            c->log = log;
+            break;
+        }
+        free(log);
+        lanes_jit_release(l.code);
+    }
+    return NULL;
+}
+
+static void loads_race_unloads(void **state)
+{
+    (void)state;
+    const char *src = "kernel void k(global int *o) { o[get_global_id(0)] = 3; }\n";
+    uint64_t local[3] = {1, 1, 1};
+    struct lanes_program_module *m;
+    char *log = NULL;
+    build(src, "", 1, local, &m, &log);
+    free(log);
+    struct churn c[2] = {{.m = m}, {.m = m}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, churn_thread, &c[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++)
+        if (c[i].failures)
+            fail_msg("%s", c[i].log ? c[i].log : "no log");
+    lanes_program_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +488,7 @@ int main(void)
         cmocka_unit_test(refusals_are_explained),
         cmocka_unit_test(code_is_shared_and_unloaded),
         cmocka_unit_test(stack_bytes_count_private_memory),
+        cmocka_unit_test(loads_race_unloads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

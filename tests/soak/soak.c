@@ -143,8 +143,13 @@ static void round_in(cl_context c, cl_command_queue q, cl_program p, int k, uint
         gate = clCreateUserEvent(c, &err);
         CHECK(err);
     }
-    CHECK(clEnqueueNDRangeKernel(q, kern, 1, NULL, &n, &local, gate ? 1 : 0, gate ? &gate : NULL,
-                                 &done));
+    err = clEnqueueNDRangeKernel(q, kern, 1, NULL, &n, &local, gate ? 1 : 0, gate ? &gate : NULL,
+                                 &done);
+    if (err != CL_SUCCESS) { /* the build log says why a launcher could not be made */
+        char log[4096] = "";
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        FAIL("clEnqueueNDRangeKernel returned %d; build log: %s", err, log);
+    }
     atomic_fetch_add(&launches, 1);
     if (next(rng) % 2 == 0) {
         CHECK(clSetEventCallback(done, CL_COMPLETE, on_event, NULL));
