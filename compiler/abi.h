@@ -96,6 +96,9 @@ enum {
  * LANES_WG_SCRATCH_ITEMS work-items (builtins/workgroup/workgroup.cl).
  */
 #define LANES_WG_SCRATCH_ITEMS 4096
+
+/* The most work-items a work-group has (CL_DEVICE_MAX_WORK_GROUP_SIZE). */
+#define LANES_MAX_GROUP_ITEMS 4096
 #define LANES_WG_SCRATCH_SIZE (64 + 8 * LANES_WG_SCRATCH_ITEMS)
 
 /*
@@ -147,6 +150,14 @@ struct lanes_specialization {
      * `int i = get_global_id(0)` indexes memory contiguously.
      */
     uint32_t small_ids;
+    /*
+     * True for a launcher of every local size (tier 0): it reads the sizes
+     * from its lanes_wg at run time, so one compile serves every shape of
+     * a (kernel, W, work_dim, small_ids) at once; local_size and group_size
+     * are then 0. The runtime uses it until the shape's own launcher is
+     * built in the background (runtime/ndrange.c).
+     */
+    uint32_t dynamic;
 };
 
 /* The local size of the work-groups `spec` runs, in dimension d. */

@@ -156,7 +156,7 @@ void lanes_host_set_attributes(LLVMModuleRef m)
     }
 }
 
-int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error)
+int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, bool loop_transforms, char **error)
 {
     LLVMTargetMachineRef tm = lanes_host_target_machine();
     if (!tm) {
@@ -170,6 +170,11 @@ int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error)
     LLVMSetModuleDataLayout(m, td);
     LLVMDisposeTargetData(td);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    if (!loop_transforms) {
+        LLVMPassBuilderOptionsSetLoopUnrolling(opts, 0);
+        LLVMPassBuilderOptionsSetLoopVectorization(opts, 0);
+        LLVMPassBuilderOptionsSetSLPVectorization(opts, 0);
+    }
     LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (e) {

@@ -68,9 +68,12 @@ void lanes_host_set_attributes(LLVMModuleRef m);
 /*
  * Runs `pipeline` (e.g. "default<O3>") on `m` with the host's target
  * machine, whose triple and data layout `m` takes; returns 0 or -1 with
- * *error set (malloc'd).
+ * *error set (malloc'd). Without `loop_transforms`, the pipeline's loop
+ * unrolling and loop and SLP vectorization are off (code compiled for
+ * a short life, in less time).
  */
-int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, char **error);
+int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, bool loop_transforms,
+                          char **error);
 
 /*
  * Rewrites, after the last optimization, IR that LLVM 19's x86 code

@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct gen {
     LLVMContextRef ctx;
@@ -161,12 +162,25 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     for (unsigned d = 0; d < 3; d++)
         items *= size[d] = lanes_spec_group_size(spec, d);
     uint64_t sgs = (items + w - 1) / w;
+    /* Tier 0 reads its sizes from wg: every work-group takes the general walk below. */
+    LLVMValueRef sx = LLVMConstInt(g.i64, size[0], 0), sy = LLVMConstInt(g.i64, size[1], 0),
+                 all = LLVMConstInt(g.i64, items, 0), count = LLVMConstInt(g.i64, sgs, 0);
+    if (spec->dynamic) {
+        LLVMValueRef s[3];
+        for (unsigned d = 0; d < 3; d++)
+            s[d] = LLVMBuildLoad2(g.b, g.i64, byte_gep(&g, wg, LANES_WG_LOCAL_SIZE + 8 * d), "");
+        sx = s[0], sy = s[1];
+        all = LLVMBuildMul(g.b, LLVMBuildMul(g.b, s[0], s[1], ""), s[2], "items");
+        count = LLVMBuildUDiv(g.b, LLVMBuildAdd(g.b, all, LLVMConstInt(g.i64, w - 1, 0), ""),
+                              LLVMConstInt(g.i64, w, 0), "sub_groups");
+        sgs = (LANES_MAX_GROUP_ITEMS + w - 1) / w; /* the handles' room */
+    }
     LLVMValueRef handles =
         coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, sgs, 0), "handles") : NULL;
     LLVMValueRef call, index;
     struct loop loops[3];
     unsigned nloops;
-    if (size[0] % w == 0) {
+    if (!spec->dynamic && size[0] % w == 0) {
         nloops = 3;
         loops[2] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[2], 0), "z");
         loops[1] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[1], 0), "y");
@@ -183,15 +197,14 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
         index = LLVMBuildUDiv(g.b, first, LLVMConstInt(g.i64, w, 0), "");
     } else {
         nloops = 1;
-        loops[0] = loop_begin(&g, fn, LLVMConstInt(g.i64, sgs, 0), "sg");
+        loops[0] = loop_begin(&g, fn, count, "sg");
         index = loops[0].var;
         LLVMValueRef first = LLVMBuildMul(g.b, index, LLVMConstInt(g.i64, w, 0), "");
-        LLVMValueRef left = LLVMBuildSub(g.b, LLVMConstInt(g.i64, items, 0), first, "");
+        LLVMValueRef left = LLVMBuildSub(g.b, all, first, "");
         LLVMValueRef full = LLVMBuildICmp(g.b, LLVMIntUGT, left, LLVMConstInt(g.i64, w, 0), "");
         call_args[n + LANES_SG_FIRST] = first;
         call_args[n + LANES_SG_LANES] =
             LLVMBuildSelect(g.b, full, LLVMConstInt(g.i64, w, 0), left, "");
-        LLVMValueRef sx = LLVMConstInt(g.i64, size[0], 0), sy = LLVMConstInt(g.i64, size[1], 0);
         LLVMValueRef rows = LLVMBuildUDiv(g.b, first, sx, "");
         call_args[n + LANES_SG_LX] = LLVMBuildURem(g.b, first, sx, "");
         call_args[n + LANES_SG_LY] = LLVMBuildURem(g.b, rows, sy, "");
@@ -211,7 +224,7 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     for (unsigned d = 1; d < nloops; d++)
         loop_end(&g, &loops[d], 1);
     if (coroutine)
-        emit_resume_rounds(&g, m, fn, handles, LLVMConstInt(g.i64, sgs, 0));
+        emit_resume_rounds(&g, m, fn, handles, count);
     LLVMBuildRetVoid(g.b);
     LLVMDisposeBuilder(g.b);
     return fn;
@@ -296,6 +309,14 @@ static char *too_big(LLVMModuleRef m, bool *light)
     return NULL;
 }
 
+/* Milliseconds on a monotonic clock, for LANES_DUMP=time. */
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 /*
  * The launcher's object code: the program module specialized for `spec`,
  * the launcher generated, optimized at O3 for the host and compiled. NULL
@@ -308,6 +329,8 @@ static void *compile_launcher(const struct lanes_program_module *module,
 {
     *refused = false;
     lanes_crash_test("launcher");
+    const char *dump = getenv("LANES_DUMP");
+    double t[6] = {now_ms()};
     char *big = NULL;   /* why the kernel is not vectorized, for its size */
     bool light = false; /* and whether it takes the light path */
     LLVMContextRef ctx = LLVMContextCreate();
@@ -344,6 +367,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
         goto out;
     }
     /* What the vectorizer mapped (sub-group functions, or their vector forms). */
+    t[1] = now_ms();
     if (lanes_builtins_link(m, math_mode, LANES_LINK_REST, log) != 0)
         goto out;
     LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, name);
@@ -364,12 +388,28 @@ static void *compile_launcher(const struct lanes_program_module *module,
         if (f != launcher && !LLVMIsDeclaration(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     lanes_host_set_attributes(m);
-    if (lanes_host_run_passes(m, light ? "function(sroa,early-cse)" : "default<O3>", &error) != 0) {
+    size_t functions = 0, instructions = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); dump && strstr(dump, "time") && f;
+         f = LLVMGetNextFunction(f)) {
+        functions += !LLVMIsDeclaration(f);
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                instructions++;
+    }
+    t[2] = now_ms();
+    /*
+     * Tier 0 (every local size, runtime/ndrange.c) lives until the shape's
+     * own launcher replaces it: compiled in about half the time.
+     */
+    const char *pipeline = light           ? "function(sroa,early-cse)"
+                           : spec->dynamic ? "default<O1>"
+                                           : "default<O3>";
+    if (lanes_host_run_passes(m, pipeline, !spec->dynamic, &error) != 0) {
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
     }
     lanes_host_avoid_codegen_bugs(m);
-    const char *dump = getenv("LANES_DUMP");
+    t[3] = now_ms();
     if (dump && strstr(dump, "final")) {
         char *text = LLVMPrintModuleToString(m);
         fprintf(stderr, "; lanes: kernel %s optimized\n%s\n", k->name, text);
@@ -389,6 +429,14 @@ static void *compile_launcher(const struct lanes_program_module *module,
     }
     if (!(object = lanes_jit_emit_object(m, light, size, &error)))
         *log = format("lanes: kernel %s: code generation failed: %s\n", k->name, error);
+    t[4] = now_ms();
+    if (dump && strstr(dump, "time"))
+        fprintf(stderr,
+                "lanes: kernel %s, width %u, group %llu x %llu x %llu: specialized in %.2f ms, "
+                "linked %.2f, optimized %.2f (%zu functions, %zu instructions), compiled %.2f\n",
+                k->name, spec->width, (unsigned long long)spec->local_size[0],
+                (unsigned long long)spec->local_size[1], (unsigned long long)spec->local_size[2],
+                t[1] - t[0], t[2] - t[1], t[3] - t[2], functions, instructions, t[4] - t[3]);
 out:
     free(error);
     free(big);
@@ -441,8 +489,9 @@ static void launcher_key(const struct lanes_program_module *module,
     uint64_t group[3];
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
-    const void *parts[] = {"launcher-4",    digest,       k->name, spec->local_size,
-                           &spec->work_dim, &spec->width, group,   &spec->small_ids};
+    const void *parts[] = {"launcher-5",    digest,       k->name, spec->local_size,
+                           &spec->work_dim, &spec->width, group,   &spec->small_ids,
+                           &spec->dynamic};
     const size_t sizes[] = {10,
                             sizeof digest,
                             strlen(k->name),
@@ -450,7 +499,8 @@ static void launcher_key(const struct lanes_program_module *module,
                             sizeof spec->work_dim,
                             sizeof spec->width,
                             sizeof group,
-                            sizeof spec->small_ids};
+                            sizeof spec->small_ids,
+                            sizeof spec->dynamic};
     lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
     int n = snprintf(name, 64, "lanes.launch.");
     for (int i = 0; i < 16; i++)
@@ -553,10 +603,10 @@ static void chomp(char *s)
         s[--n] = 0;
 }
 
-lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
-                                       const struct lanes_kernel_info *k,
-                                       const struct lanes_specialization *spec,
-                                       struct lanes_launcher *out, char **log)
+static lanes_launcher_fn build(const struct lanes_program_module *module,
+                               const struct lanes_kernel_info *k,
+                               const struct lanes_specialization *spec, struct lanes_launcher *out,
+                               bool compile, char **log)
 {
     *log = NULL;
     *out = (struct lanes_launcher){.width = spec->width};
@@ -580,6 +630,8 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
         free(object);
         goto narrow;
     }
+    if (!object && !compile)
+        return NULL; /* *log is NULL: not built yet */
     if (!object && !(object = compile_safely(module, k, spec, name, &size, &refused, log))) {
         if (!refused || spec->width == 1)
             return NULL;
@@ -636,7 +688,11 @@ narrow:;
     struct lanes_specialization one = *spec;
     one.width = 1;
     char *narrow_log = NULL;
-    lanes_launcher_fn fn = lanes_launcher_build(module, k, &one, out, &narrow_log);
+    lanes_launcher_fn fn = build(module, k, &one, out, compile, &narrow_log);
+    if (!fn && !narrow_log) { /* not built yet at width 1 */
+        free(why);
+        return NULL;
+    }
     if (fn)
         *log = format("lanes: kernel %s: not vectorized at width %u: %.1000s\n", k->name,
                       spec->width, why);
@@ -645,4 +701,20 @@ narrow:;
     free(narrow_log);
     free(why);
     return fn;
+}
+
+lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module,
+                                       const struct lanes_kernel_info *k,
+                                       const struct lanes_specialization *spec,
+                                       struct lanes_launcher *out, char **log)
+{
+    return build(module, k, spec, out, true, log);
+}
+
+lanes_launcher_fn lanes_launcher_load(const struct lanes_program_module *module,
+                                      const struct lanes_kernel_info *k,
+                                      const struct lanes_specialization *spec,
+                                      struct lanes_launcher *out, char **log)
+{
+    return build(module, k, spec, out, false, log);
 }

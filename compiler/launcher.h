@@ -35,4 +35,14 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
                                        const struct lanes_specialization *spec,
                                        struct lanes_launcher *out, char **log);
 
+/*
+ * lanes_launcher_build, except that it never compiles: the launcher comes
+ * from this process's JIT or the disk cache, or NULL with *log NULL when
+ * neither has it (*log non-NULL: it failed, as lanes_launcher_build would).
+ */
+lanes_launcher_fn lanes_launcher_load(const struct lanes_program_module *module,
+                                      const struct lanes_kernel_info *k,
+                                      const struct lanes_specialization *spec,
+                                      struct lanes_launcher *out, char **log);
+
 #endif

@@ -45,7 +45,7 @@ static int inline_everything(LLVMModuleRef m, char **log)
         lanes_add_fn_attr(f, "alwaysinline");
     }
     char *error = NULL;
-    if (lanes_host_run_passes(m, "always-inline", &error) != 0) {
+    if (lanes_host_run_passes(m, "always-inline", true, &error) != 0) {
         *log = message("lanes: inlining failed: %s\n", error);
         free(error);
         return -1;
@@ -496,7 +496,7 @@ static int clean_up(LLVMModuleRef m, char **log)
                          "jump-threading,simplifycfg,"
                          "loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>,"
                          "instcombine<no-verify-fixpoint>,simplifycfg,sroa)";
-    if (lanes_host_run_passes(m, passes, &error) != 0) {
+    if (lanes_host_run_passes(m, passes, true, &error) != 0) {
         *log = message("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;
@@ -521,7 +521,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    *coroutine = has_barrier(kernel) && items > spec->width;
+    *coroutine = has_barrier(kernel) && (spec->dynamic || items > spec->width);
     LLVMValueRef sg = move_into_sg(
         m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
     /*

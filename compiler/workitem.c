@@ -42,6 +42,41 @@ static LLVMValueRef add_nw(struct lowering *l, LLVMValueRef a, LLVMValueRef b)
     return v;
 }
 
+/*
+ * The local size of this work-group in dimension d (the enqueued one if
+ * `enqueued`), as an integer of type t: a constant of the specialization,
+ * or read from wg by a launcher of every shape (tier 0).
+ */
+static LLVMValueRef size_as(struct lowering *l, unsigned d, LLVMTypeRef t, bool enqueued)
+{
+    const struct lanes_specialization *s = l->spec;
+    if (!s->dynamic || d >= s->work_dim) /* 1 outside work_dim */
+        return LLVMConstInt(t, enqueued ? s->local_size[d] : lanes_spec_group_size(s, d), 0);
+    LLVMValueRef v = field(l, enqueued ? LANES_WG_ENQUEUED_LOCAL_SIZE : LANES_WG_LOCAL_SIZE, d);
+    return t == l->i64 ? v : LLVMBuildTrunc(l->b, v, t, "");
+}
+
+static LLVMValueRef group_size(struct lowering *l, unsigned d, LLVMTypeRef t)
+{
+    return size_as(l, d, t, false);
+}
+
+/*
+ * a / b for a local linear id a (below 2^16) and a size b (1 to 2^16), of
+ * the same integer type: a * ceil(2^32 / b) >> 32 is exact for such a and
+ * b, and the factor is uniform, so the vectorizer keeps it scalar.
+ */
+static LLVMValueRef udiv_small(struct lowering *l, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef b64 = t == l->i64 ? b : LLVMBuildZExt(l->b, b, l->i64, "");
+    LLVMValueRef m =
+        LLVMBuildUDiv(l->b, LLVMBuildAdd(l->b, c64(l, 0xffffffffu), b64, ""), b64, "magic");
+    LLVMValueRef a64 = t == l->i64 ? a : LLVMBuildZExt(l->b, a, l->i64, "");
+    LLVMValueRef q = LLVMBuildLShr(l->b, LLVMBuildMul(l->b, a64, m, ""), c64(l, 32), "");
+    return t == l->i64 ? q : LLVMBuildTrunc(l->b, q, t, "");
+}
+
 /* The work-item's index in its sub-group, as an integer of type t. */
 static LLVMValueRef lane_as(struct lowering *l, LLVMTypeRef t)
 {
@@ -58,11 +93,23 @@ static LLVMValueRef local_id_as(struct lowering *l, unsigned d, LLVMTypeRef t)
 {
     const struct lanes_specialization *s = l->spec;
     uint64_t gx = lanes_spec_group_size(s, 0), gy = lanes_spec_group_size(s, 1);
-    if (s->width == 1 || gx % s->width == 0) {
+    if (s->width == 1 || (!s->dynamic && gx % s->width == 0)) {
         LLVMValueRef base = LLVMBuildTrunc(l->b, l->lid0[d], t, "");
         return d == 0 && s->width > 1 ? add_nw(l, base, lane_as(l, t)) : base;
     }
     LLVMValueRef lin = add_nw(l, LLVMBuildTrunc(l->b, l->first, t, ""), lane_as(l, t));
+    /* One row (a 1-D range, or sizes of 1 in y and z): the local linear id, contiguous. */
+    if (s->dynamic ? s->work_dim == 1 : gy == 1 && lanes_spec_group_size(s, 2) == 1)
+        return d == 0 ? lin : LLVMConstInt(t, 0, 0);
+    if (s->dynamic) {
+        /* Without vector divisions, which x86 has not (each would be W scalar ones). */
+        LLVMValueRef x = group_size(l, 0, t), y = group_size(l, 1, t);
+        LLVMValueRef row = udiv_small(l, lin, x);
+        if (d == 0)
+            return LLVMBuildSub(l->b, lin, LLVMBuildMul(l->b, row, x, ""), "");
+        LLVMValueRef z = udiv_small(l, row, y);
+        return d == 1 ? LLVMBuildSub(l->b, row, LLVMBuildMul(l->b, z, y, ""), "") : z;
+    }
     if (d == 0)
         return LLVMBuildURem(l->b, lin, LLVMConstInt(t, gx, 0), "");
     if (d == 1)
@@ -99,7 +146,7 @@ static LLVMValueRef global_id(struct lowering *l, unsigned d)
         group = LLVMBuildTrunc(l->b, group, t, "");
         offset = LLVMBuildTrunc(l->b, offset, t, "");
     }
-    LLVMValueRef base = LLVMBuildMul(l->b, group, LLVMConstInt(t, s->local_size[d], 0), "");
+    LLVMValueRef base = LLVMBuildMul(l->b, group, size_as(l, d, t, true), "");
     LLVMSetNUW(base, 1);
     LLVMSetNSW(base, 1);
     LLVMValueRef id = add_nw(l, add_nw(l, base, local_id_as(l, d, t)), offset);
@@ -116,8 +163,8 @@ static LLVMValueRef query_dim(struct lowering *l, enum lanes_name q, unsigned d)
     const struct lanes_specialization *s = l->spec;
     switch (q) {
     case LANES_NAME_GLOBAL_SIZE: return field(l, LANES_WG_GLOBAL_SIZE, d);
-    case LANES_NAME_LOCAL_SIZE: return c64(l, lanes_spec_group_size(s, d));
-    case LANES_NAME_ENQUEUED_LOCAL_SIZE: return c64(l, s->local_size[d]);
+    case LANES_NAME_LOCAL_SIZE: return size_as(l, d, l->i64, false);
+    case LANES_NAME_ENQUEUED_LOCAL_SIZE: return size_as(l, d, l->i64, true);
     case LANES_NAME_LOCAL_ID: return local_id(l, d);
     case LANES_NAME_NUM_GROUPS: return field(l, LANES_WG_NUM_GROUPS, d);
     case LANES_NAME_GROUP_ID: return d >= s->work_dim ? c64(l, 0) : field(l, LANES_WG_GROUP_ID, d);
@@ -174,6 +221,26 @@ static LLVMValueRef scratch(struct lowering *l, LLVMTypeRef t)
 }
 
 /* The sub-group built-ins of OpenCL C 3.0 §6.15.18 (uint results). */
+/* The work-items of this work-group (or of an enqueued one), read from wg (tier 0), as an i32. */
+static LLVMValueRef items_read(struct lowering *l, bool enqueued)
+{
+    LLVMValueRef v = NULL;
+    for (unsigned d = 0; d < 3; d++) {
+        LLVMValueRef n = size_as(l, d, l->i32, enqueued);
+        v = v ? LLVMBuildMul(l->b, v, n, "") : n;
+        LLVMSetNUW(v, 1); /* at most LANES_MAX_WORK_GROUP_SIZE */
+    }
+    return v;
+}
+
+/* (n + w - 1) / w for an i32 n. */
+static LLVMValueRef div_up(struct lowering *l, LLVMValueRef n, uint64_t w)
+{
+    LLVMValueRef up = LLVMBuildAdd(l->b, n, LLVMConstInt(l->i32, w - 1, 0), "");
+    LLVMSetNUW(up, 1);
+    return LLVMBuildUDiv(l->b, up, LLVMConstInt(l->i32, w, 0), "");
+}
+
 static LLVMValueRef sub_group_query(struct lowering *l, enum lanes_name q)
 {
     const struct lanes_specialization *s = l->spec;
@@ -181,6 +248,14 @@ static LLVMValueRef sub_group_query(struct lowering *l, enum lanes_name q)
     for (unsigned d = 0; d < 3; d++) {
         items *= lanes_spec_group_size(s, d);
         enqueued *= s->local_size[d];
+    }
+    if (s->dynamic && q >= LANES_NAME_MAX_SUB_GROUP_SIZE &&
+        q <= LANES_NAME_ENQUEUED_NUM_SUB_GROUPS) {
+        LLVMValueRef all = items_read(l, q != LANES_NAME_NUM_SUB_GROUPS);
+        if (q != LANES_NAME_MAX_SUB_GROUP_SIZE)
+            return div_up(l, all, w);
+        LLVMValueRef cw = LLVMConstInt(l->i32, w, 0);
+        return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntULT, all, cw, ""), all, cw, "");
     }
     switch (q) {
     case LANES_NAME_SUB_GROUP_SIZE: return LLVMBuildTrunc(l->b, l->lanes, l->i32, "");

@@ -191,8 +191,9 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
             continue;
         for (unsigned d = 0; d < 3; d++)
             spec.group_size[d] = c >> d & 1 ? rest[d] : local[d];
+        bool tier0;
         const struct lanes_launcher *l =
-            lanes_ndrange_launcher(kernel->program, kernel->info, &spec);
+            lanes_ndrange_launch_launcher(kernel->program, kernel->info, &spec, &tier0);
         if (!l)
             return false;
         fn[c] = l->fn;

@@ -256,6 +256,8 @@ static cl_int run_build(struct build_job *job)
         err = CL_BUILD_PROGRAM_FAILURE;
     }
 
+    if (module) /* the background compiler reads the module being replaced */
+        lanes_ndrange_forget_background(program);
     pthread_mutex_lock(&program->lock);
     set_string(&program->log, log);
     if (module) {

@@ -22,6 +22,10 @@ struct lanes_launcher_entry {
     struct lanes_specialization spec;
     pthread_mutex_t build;
     atomic_int ready; /* launcher is set (release); 0 before, or after a failure */
+    /* Tiers (lanes_ndrange_launch_launcher): launches that ran tier 0 for it, and its state. */
+    atomic_uint uses;
+    atomic_bool not_cached; /* neither this process nor the disk cache had it */
+    atomic_bool queued;     /* handed to the background compiler */
     /* Its width is spec.width, or 1 when the vectorizer refused; its code reference is ours. */
     struct lanes_launcher launcher;
 };
@@ -36,6 +40,30 @@ struct lanes_launcher_entry {
 const struct lanes_launcher *lanes_ndrange_launcher(cl_program program,
                                                     const struct lanes_kernel_info *kernel,
                                                     const struct lanes_specialization *spec);
+
+/*
+ * The launcher a launch of `spec` runs now. A shape's own launcher when it
+ * is built (here, in an earlier process or in the background); otherwise,
+ * at once, the kernel's launcher of every local size (tier 0: spec with
+ * `dynamic` set, compiled once per kernel, W, work_dim and small_ids),
+ * and the shape's own is compiled in the background once the shape
+ * launches again. Both give the same results: the same code at the same
+ * W, with the sizes constant in one and read at run time in the other.
+ * LANES_TIER=1 compiles every shape's own launcher before its first
+ * launch, as lanes_ndrange_launcher does; LANES_TIER=0 runs tier 0 only
+ * (for tests). *tier0 says which ran. NULL as lanes_ndrange_launcher.
+ */
+const struct lanes_launcher *lanes_ndrange_launch_launcher(cl_program program,
+                                                           const struct lanes_kernel_info *kernel,
+                                                           const struct lanes_specialization *spec,
+                                                           bool *tier0);
+
+/*
+ * Drops the background compiles queued for `program` and waits for the one
+ * running for it, if any: before a rebuild replaces its module. Call it
+ * without the program's lock.
+ */
+void lanes_ndrange_forget_background(cl_program program);
 
 /* Frees a program's list of launchers, letting go of their code. */
 void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list);

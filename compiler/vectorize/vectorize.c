@@ -178,7 +178,7 @@ int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, c
     uint64_t items = 1;
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);
-    v.full = items % v.w == 0;
+    v.full = !spec->dynamic && items % v.w == 0; /* every sub-group full */
 
     if (strstr(dump(), "scalar")) {
         char *text = LLVMPrintValueToString(v.fn);

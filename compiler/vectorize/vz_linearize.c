@@ -442,7 +442,8 @@ int vz_linearize(struct vz *v)
 {
     char *error = NULL;
     /* Dedicated exits, preheaders, one latch, values leaving loops through phis. */
-    if (lanes_host_run_passes(v->m, "function(lower-switch,loop-simplify,lcssa)", &error) != 0) {
+    if (lanes_host_run_passes(v->m, "function(lower-switch,loop-simplify,lcssa)", true, &error) !=
+        0) {
         vz_refuse(v, NULL, error);
         free(error);
         return -1;
@@ -588,7 +589,7 @@ int vz_linearize(struct vz *v)
     vz_map_free(&l.forced);
     vz_map_free(&v->shapes); /* of instructions that are gone: the driver computes them again */
     v->linearized = true;
-    if (lanes_host_run_passes(v->m, "function(mem2reg)", &error) != 0) {
+    if (lanes_host_run_passes(v->m, "function(mem2reg)", true, &error) != 0) {
         vz_refuse(v, NULL, error);
         free(error);
         return -1;

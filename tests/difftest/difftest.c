@@ -94,6 +94,7 @@ static struct {
     unsigned jobs;
     bool verbose;
     bool keep_going;
+    bool tier0;         /* --tier0: the widths under test run tier 0, the reference tier 1 */
     const char *kernel; /* --kernel: this source instead of the seed's (a hand reduction) */
     struct gen_cfg cfg;
 } opt = {
@@ -1169,6 +1170,12 @@ static _Noreturn void child(struct run *r, unsigned start)
     snprintf(width, sizeof width, "%u", r->width);
     setenv("LANES_WIDTH", width, 1);
     setenv("LANES_CACHE", "0", 1);
+    /*
+     * Every kernel runs once: without LANES_TIER, on the launcher of every
+     * local size (runtime/ndrange.c). The reference runs the shape's own
+     * launcher, and so do the widths unless --tier0.
+     */
+    setenv("LANES_TIER", opt.tier0 && r->width > 1 ? "0" : "1", 1);
     r->sh->progress = -1;
     kt_setup();
     /* A kernel ran vectorized unless the build log says it was not. */
@@ -1461,8 +1468,10 @@ static void reduce(const struct tcase *failing, unsigned width)
 static void usage(void)
 {
     fprintf(stderr, "usage: difftest [--seed S] [--count N] [--widths 8,16,32] [--jobs J] "
-                    "[--depth D] [--verbose] [--keep-going] [--kernel FILE] [--no-FEATURE...]\n"
-                    "(--kernel: run FILE, kernel k<seed>, with the seed's inputs and shape)\n"
+                    "[--depth D] [--verbose] [--keep-going] [--tier0] [--kernel FILE] "
+                    "[--no-FEATURE...]\n"
+                    "(--kernel: run FILE, kernel k<seed>, with the seed's inputs and shape;\n"
+                    " --tier0: the widths run the launcher of every local size)\n"
                     "features:");
     for (unsigned f = 0; f < NUM_FEATURES; f++)
         fprintf(stderr, " %s", feature_names[f]);
@@ -1508,6 +1517,8 @@ static void parse(int argc, char **argv)
             opt.verbose = true;
         } else if (!strcmp(a, "--keep-going")) {
             opt.keep_going = true;
+        } else if (!strcmp(a, "--tier0")) {
+            opt.tier0 = true;
         } else if (!strncmp(a, "--no-", 5)) {
             unsigned f = 0;
             while (f < NUM_FEATURES && strcmp(a + 5, feature_names[f]))
