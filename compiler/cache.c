@@ -12,9 +12,11 @@
 #include "host.h"
 #include "sha256.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char program_kind[8] = "LANESPR2", object_kind[8] = "LANESOBJ";
@@ -179,6 +182,96 @@ static unsigned char *read_file(const char *path, size_t *size)
     return data;
 }
 
+/*
+ * The size limit: LANES_CACHE_SIZE MiB, 1 GiB by default. Past it, a
+ * process that stores entries deletes the least recently used ones (an
+ * entry's mtime is its last use: loads touch it) down to three quarters of
+ * the limit. Each process checks at its first store and then after every
+ * eighth of the limit it writes; processes racing to delete the same
+ * entries are harmless (a reader keeps a file it has opened).
+ */
+static uint64_t size_limit(void)
+{
+    const char *v = getenv("LANES_CACHE_SIZE");
+    char *end;
+    unsigned long long mib = v ? strtoull(v, &end, 10) : 0;
+    return v && *v && !*end && mib > 0 && mib < (1ull << 40) ? mib << 20 : (uint64_t)1 << 30;
+}
+
+struct entry_use {
+    uint64_t used; /* ns */
+    uint64_t bytes;
+    char name[80];
+};
+
+static int by_use(const void *a, const void *b)
+{
+    const struct entry_use *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used;
+}
+
+/* Deletes the least recently used entries of `dir` past the limit, and temporaries an hour old. */
+static void trim(const char *dir)
+{
+    uint64_t limit = size_limit(), total = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct entry_use *all = NULL;
+    size_t n = 0, cap = 0;
+    time_t now = time(NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        bool tmp = len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0;
+        if (len >= sizeof all->name || (!tmp && (len < 5 || strcmp(e->d_name + len - 4, ".bin"))))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (tmp) { /* left by a process that died while writing */
+            if (now - st.st_mtime > 3600)
+                unlinkat(dirfd(d), e->d_name, 0);
+            continue;
+        }
+        if (n == cap) {
+            struct entry_use *grown = realloc(all, (cap = cap ? 2 * cap : 256) * sizeof *all);
+            if (!grown)
+                break;
+            all = grown;
+        }
+        all[n].used = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+        all[n].bytes = (uint64_t)st.st_size;
+        memcpy(all[n].name, e->d_name, len + 1);
+        total += all[n++].bytes;
+    }
+    if (total > limit) {
+        qsort(all, n, sizeof *all, by_use);
+        for (size_t i = 0; i < n && total > limit / 4 * 3; i++)
+            if (unlinkat(dirfd(d), all[i].name, 0) == 0 || errno == ENOENT)
+                total -= all[i].bytes;
+    }
+    free(all);
+    closedir(d);
+}
+
+/* Counts a store of `bytes`; trims the cache at this process's first store and every limit / 8. */
+static void count_store(const char *path, uint64_t bytes)
+{
+    static atomic_uint_fast64_t written, trimmed_at;
+    static atomic_bool started;
+    uint64_t now = atomic_fetch_add(&written, bytes) + bytes;
+    if (atomic_exchange(&started, true) && now - atomic_load(&trimmed_at) < size_limit() / 8)
+        return;
+    atomic_store(&trimmed_at, now); /* two threads trimming at once is harmless */
+    char dir[4352];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        trim(dir);
+    }
+}
+
 /* The payload of the entry of `kind` under `key` (malloc'd), or NULL. */
 static unsigned char *load(const struct lanes_cache_key *key, const char kind[8], size_t *size)
 {
@@ -197,6 +290,7 @@ static unsigned char *load(const struct lanes_cache_key *key, const char kind[8]
             lanes_sha256_update(&h, data + HEADER, payload);
             lanes_sha256_final(&h, digest);
             if (memcmp(digest, data + 16, 32) == 0) {
+                utimensat(AT_FDCWD, path, NULL, 0); /* used now: the last to be evicted */
                 memmove(data, data + HEADER, payload);
                 *size = payload;
                 return data;
@@ -232,6 +326,8 @@ static void store(const struct lanes_cache_key *key, const char kind[8], const v
         ok = false;
     if (!ok || rename(tmp, path) != 0)
         unlink(tmp);
+    else
+        count_store(path, HEADER + payload);
 }
 
 /*

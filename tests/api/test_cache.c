@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The disk cache of built programs: miss, hit, corruption, LANES_CACHE=0, edited headers. */
+/* The disk cache of built programs: miss, hit, corruption, LANES_CACHE=0, edited headers, size
+ * limit. */
 #include "common.h"
 
 #include <dirent.h>
@@ -58,11 +59,13 @@ static void miss_hit_corrupt(void **state)
     assert_true(path[0]);
     assert_int_equal(stat(path, &first), 0);
 
-    /* A hit reads the entry and leaves it as it was. */
+    /* A hit reads the entry and leaves it as it was, only marked as used (its mtime). */
     sleep(1);
     build(src, "-DA=1");
     assert_int_equal(stat(path, &again), 0);
-    assert_int_equal(first.st_mtime, again.st_mtime);
+    assert_int_equal(first.st_ino, again.st_ino); /* not written again (that renames a new file) */
+    assert_int_equal(first.st_size, again.st_size);
+    assert_true(again.st_mtime > first.st_mtime);
 
     /* A truncated entry is not trusted: the program is rebuilt and the entry rewritten. */
     assert_int_equal(truncate(path, first.st_size / 2), 0);
@@ -176,12 +179,12 @@ static void edited_header(void **state)
     write_header(header, 2);
     assert_int_equal(build_and_run(source, options), 2);
 
-    /* Unchanged: a hit, which leaves the rewritten entry as it is. */
+    /* Unchanged: a hit, which leaves the rewritten entry as it is (the same file). */
     assert_int_equal(stat(path, &first), 0);
     sleep(1);
     assert_int_equal(build_and_run(source, options), 2);
     assert_int_equal(stat(path, &again), 0);
-    assert_int_equal(first.st_mtime, again.st_mtime);
+    assert_int_equal(first.st_ino, again.st_ino);
 
     /* A header that is gone: the entry is stale, and the build fails as Clang says. */
     assert_int_equal(unlink(header), 0);
@@ -190,6 +193,77 @@ static void edited_header(void **state)
     assert_int_equal(clBuildProgram(p, 1, &dev, options, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
     clReleaseProgram(p);
     assert_int_equal(rmdir(inc), 0);
+}
+
+/* Bytes of the entries in the cache directory `sub`. */
+static long long cache_bytes(const char *sub)
+{
+    long long total = 0;
+    DIR *d = opendir(sub);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[512];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+        if (e->d_name[0] != '.' && stat(path, &st) == 0)
+            total += st.st_size;
+    }
+    if (d)
+        closedir(d);
+    return total;
+}
+
+/*
+ * LANES_CACHE_SIZE caps the cache: past it, the least recently used
+ * entries go (a hit counts as a use), and the cache stays near the limit.
+ */
+static void size_limit_evicts_least_recently_used(void **state)
+{
+    (void)state;
+    char own[96], sub[128], hot[512];
+    snprintf(own, sizeof own, "%s/limited", dir);
+    snprintf(sub, sizeof sub, "%s/lanes", own);
+    assert_int_equal(mkdir(own, 0700), 0);
+    setenv("XDG_CACHE_HOME", own, 1);
+    setenv("LANES_CACHE_SIZE", "1", 1); /* MiB */
+    /* Entries of about 100 KB: a program with a large constant table. */
+    enum { WORDS = 25000 };
+    size_t cap = 64 + 12 * WORDS;
+    char *text = malloc(cap + 256);
+    int n = snprintf(text, cap, "#warning from the source\nconstant int table[%d] = {", WORDS);
+    for (int i = 0; i < WORDS; i++)
+        n += snprintf(text + n, cap - (size_t)n, "%d,", i * 7919 % 100003);
+    snprintf(text + n, cap + 256 - (size_t)n,
+             "};\nkernel void cached(global int *x) { x[0] = table[x[1]] + V; }");
+    build(text, "-DV=0");
+    snprintf(hot, sizeof hot, "%s", "");
+    {
+        DIR *d = opendir(sub);
+        for (struct dirent *e; d && (e = readdir(d));)
+            if (e->d_name[0] != '.')
+                snprintf(hot, sizeof hot, "%s/%s", sub, e->d_name);
+        closedir(d);
+    }
+    assert_true(hot[0]);
+    long long most = 0;
+    for (int v = 1; v <= 30; v++) {
+        char options[32];
+        snprintf(options, sizeof options, "-DV=%d", v);
+        build(text, options);
+        build(text, "-DV=0"); /* a hit: the entry stays the most recently used */
+        long long now = cache_bytes(sub);
+        most = now > most ? now : most;
+    }
+    struct stat st;
+    assert_int_equal(stat(hot, &st), 0); /* kept */
+    assert_true(most > 0);
+    /* At most the limit, an eighth of it written since the last check, and one entry. */
+    if (most > (1 << 20) + (1 << 17) + (long long)st.st_size)
+        fail_msg("the cache grew to %lld bytes with a limit of 1 MiB (entries of %lld bytes)", most,
+                 (long long)st.st_size);
+    assert_true(st.st_size > 50000); /* the entries are as large as meant */
+    unsetenv("LANES_CACHE_SIZE");
+    setenv("XDG_CACHE_HOME", dir, 1);
+    free(text);
 }
 
 int main(void)
@@ -202,7 +276,8 @@ int main(void)
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     const struct CMUnitTest tests[] = {cmocka_unit_test(miss_hit_corrupt),
-                                       cmocka_unit_test(edited_header)};
+                                       cmocka_unit_test(edited_header),
+                                       cmocka_unit_test(size_limit_evicts_least_recently_used)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clReleaseContext(ctx);
     char cmd[128];
