@@ -237,6 +237,63 @@ static bool rewrite_mask_shuffle(LLVMBuilderRef b, LLVMValueRef s)
     return false;
 }
 
+/* Whether `v` is a vector of i1. */
+static bool is_mask(LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
+           LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind &&
+           LLVMGetIntTypeWidth(LLVMGetElementType(t)) == 1;
+}
+
+/* The operands of `v` as a conjunction of masks: an `and`, or `select c, a, false`. */
+static bool conjunction(LLVMValueRef v, LLVMValueRef *a, LLVMValueRef *c)
+{
+    if (!LLVMIsAInstruction(v) || !is_mask(v))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMAnd) {
+        *a = LLVMGetOperand(v, 0), *c = LLVMGetOperand(v, 1);
+        return true;
+    }
+    if (op == LLVMSelect && LLVMIsNull(LLVMGetOperand(v, 2))) {
+        *a = LLVMGetOperand(v, 0), *c = LLVMGetOperand(v, 1);
+        return true;
+    }
+    return false;
+}
+
+/* Whether mask `x` is one of the conjuncts of `v` (`v` implies `x`), looking `depth` deep. */
+static bool implies(LLVMValueRef v, LLVMValueRef x, unsigned depth)
+{
+    LLVMValueRef a, c;
+    if (v == x)
+        return true;
+    return depth && conjunction(v, &a, &c) &&
+           (implies(a, x, depth - 1) || implies(c, x, depth - 1));
+}
+
+/*
+ * A mask conjunction one of whose operands the other implies is that
+ * other operand: `(m & k & n) & m` is `m & k & n`. Such redundant chains
+ * of <32 x i1> lane masks (the vectorizer's masks of nested branches, as
+ * selects, after O3) send LLVM 19's x86 DAG combiner into an endless loop
+ * beside a masked gather of half the lanes (the source fuzzer's finding
+ * at W = 32 with AVX-512); without the redundancy it compiles.
+ */
+static bool drop_redundant_conjunct(LLVMValueRef i)
+{
+    LLVMValueRef a, c;
+    if (!conjunction(i, &a, &c))
+        return false;
+    LLVMValueRef same = implies(a, c, 8) ? a : implies(c, a, 8) ? c : NULL;
+    if (!same)
+        return false;
+    LLVMReplaceAllUsesWith(i, same);
+    LLVMInstructionEraseFromParent(i);
+    return true;
+}
+
 void lanes_host_avoid_codegen_bugs(LLVMModuleRef m)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
@@ -246,6 +303,8 @@ void lanes_host_avoid_codegen_bugs(LLVMModuleRef m)
                 next = LLVMGetNextInstruction(i);
                 if (LLVMGetInstructionOpcode(i) == LLVMShuffleVector)
                     rewrite_mask_shuffle(b, i);
+                else
+                    drop_redundant_conjunct(i);
             }
     LLVMDisposeBuilder(b);
 }

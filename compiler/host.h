@@ -84,6 +84,9 @@ int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, bool loop_trans
  * becomes a zero-extension of the low half (`kmovw %k, %k`), which the
  * register coalescer deletes as a copy: the high lanes stay on, and masked
  * stores write past the work-group. As (x & keep) | set it compiles right.
+ * Another: a conjunction of lane masks one of whose operands implies the
+ * other (`(m & k) & m`), which can send the DAG combiner into an endless
+ * loop at W = 32: it becomes that operand.
  */
 void lanes_host_avoid_codegen_bugs(LLVMModuleRef m);
 
