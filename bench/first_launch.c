@@ -7,8 +7,8 @@
  *   not run with (each compiles a specialization), median over 20 local
  *   sizes, beside the second launch of the same shape;
  * - queries meanwhile: another thread calls clGetProgramInfo on the same
- *   program in a loop while 20 more new shapes launch; the median and the
- *   longest wait of one call;
+ *   program in a loop while 20 more new shapes (or more, for 0.2 s at
+ *   least) launch twice each; the median and the longest wait of one call;
  * - build plus first launch: clBuildProgram of a program and the first
  *   launch of its kernel, cold (a kernel no cache has seen: a unique
  *   constant in its code) and warm (the same source again in a new program
@@ -125,8 +125,13 @@ static void run(const struct bench_target *t, size_t *next_local)
     pthread_t tid;
     if (pthread_create(&tid, NULL, query_loop, &qt) != 0)
         exit(1);
-    for (int s = 0; s < SHAPES; s++)
-        launch_ms(q, k, (*next_local)++ % max_local + 1);
+    /* Each new shape twice (Lanes compiles its own launcher meanwhile), for 0.2 s at least. */
+    double start = bench_now_us();
+    for (int s = 0; s < SHAPES || bench_now_us() - start < 2e5; s++) {
+        size_t local = (*next_local)++ % max_local + 1;
+        launch_ms(q, k, local);
+        launch_ms(q, k, local);
+    }
     atomic_store(&qt.stop, 1);
     pthread_join(tid, NULL);
     bench_result("first_launch", "first launch", t->name, bench_median(first, SHAPES), "ms");

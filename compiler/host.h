@@ -54,10 +54,11 @@ LLVMTargetMachineRef lanes_host_target_machine(void);
 void lanes_host_emit_stack_sizes(LLVMTargetMachineRef tm);
 
 /*
- * Switches `tm`'s code generator between its aggressive optimization (the
- * default) and none (linear time: for kernels too big for the other).
+ * Sets `tm`'s code generator's optimization level: 0 none (linear time:
+ * for kernels too big for the others), 1 less, 2 default, 3 aggressive
+ * (the target machine's own).
  */
-void lanes_host_set_fast_codegen(LLVMTargetMachineRef tm, bool fast);
+void lanes_host_set_codegen_level(LLVMTargetMachineRef tm, int level);
 
 /*
  * Stamps the host CPU and its features on every function of `m`, replacing

@@ -255,8 +255,9 @@ size_t lanes_jit_loaded(void)
     return n;
 }
 
-void *lanes_jit_emit_object(LLVMModuleRef m, bool fast, size_t *size, char **error)
+void *lanes_jit_emit_object(LLVMModuleRef m, enum lanes_codegen level, size_t *size, char **error)
 {
+    bool fast = level == LANES_CODEGEN_FAST;
     LLVMTargetMachineRef tm = lanes_host_target_machine();
     if (!tm) {
         *error = strdup("no LLVM target for the host");
@@ -271,11 +272,12 @@ void *lanes_jit_emit_object(LLVMModuleRef m, bool fast, size_t *size, char **err
             LLVMAddAttributeAtIndex(
                 f, LLVMAttributeFunctionIndex,
                 LLVMCreateStringAttribute(ctx, "no-jump-tables", 14, "true", 4));
-        lanes_host_set_fast_codegen(tm, true);
     }
+    if (level != LANES_CODEGEN_FULL)
+        lanes_host_set_codegen_level(tm, level);
     bool failed = LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf);
-    if (fast)
-        lanes_host_set_fast_codegen(tm, false);
+    if (level != LANES_CODEGEN_FULL)
+        lanes_host_set_codegen_level(tm, LANES_CODEGEN_FULL);
     if (failed) {
         *error = strdup(msg ? msg : "code generation failed");
     } else {

@@ -48,13 +48,19 @@ void lanes_jit_release(struct lanes_jit_code *code);
 /* How many objects are loaded (for tests). */
 size_t lanes_jit_loaded(void);
 
-/*
- * Compiles `m` to an object file for the host (malloc'd bytes), or NULL with
- * *error set. `fast`: without optimization and without jump tables, in time
- * linear in the code (LLVM's optimizing code generator is quadratic in the
- * cases of a switch), for kernels too big for the usual pipeline.
- */
-void *lanes_jit_emit_object(LLVMModuleRef m, bool fast, size_t *size, char **error);
+/* How much the code generator optimizes (compiler/host.h's levels). */
+enum lanes_codegen {
+    /*
+     * Without optimization and without jump tables, in time linear in the
+     * code (LLVM's optimizing code generator is quadratic in the cases of
+     * a switch), for kernels too big for the usual pipeline.
+     */
+    LANES_CODEGEN_FAST = 0,
+    LANES_CODEGEN_FULL = 3,
+};
+
+/* Compiles `m` to an object file for the host (malloc'd bytes), or NULL with *error set. */
+void *lanes_jit_emit_object(LLVMModuleRef m, enum lanes_codegen level, size_t *size, char **error);
 
 /* The host machine code of `m` as assembly text (malloc'd), for LANES_DUMP=asm; NULL on failure. */
 char *lanes_jit_emit_assembly(LLVMModuleRef m);

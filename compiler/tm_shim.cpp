@@ -18,10 +18,14 @@ void lanes_host_emit_stack_sizes(LLVMTargetMachineRef tm)
 }
 
 // Declared in host.h.
-extern "C" void lanes_host_set_fast_codegen(LLVMTargetMachineRef tm, bool fast);
+extern "C" void lanes_host_set_codegen_level(LLVMTargetMachineRef tm, int level);
 
-void lanes_host_set_fast_codegen(LLVMTargetMachineRef tm, bool fast)
+void lanes_host_set_codegen_level(LLVMTargetMachineRef tm, int level)
 {
-    reinterpret_cast<llvm::TargetMachine *>(tm)->setOptLevel(
-        fast ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive);
+    static const llvm::CodeGenOptLevel levels[] = {
+        llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less, llvm::CodeGenOptLevel::Default,
+        llvm::CodeGenOptLevel::Aggressive};
+    reinterpret_cast<llvm::TargetMachine *>(tm)->setOptLevel(levels[level < 0   ? 0
+                                                                    : level > 3 ? 3
+                                                                                : level]);
 }

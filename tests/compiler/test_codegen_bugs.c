@@ -72,7 +72,7 @@ static void redundant_masks_compile(void **state)
     assert_int_equal(selects_of_masks(f), 1);
     alarm(120);
     size_t size = 0;
-    void *object = lanes_jit_emit_object(m, false, &size, &error);
+    void *object = lanes_jit_emit_object(m, LANES_CODEGEN_FULL, &size, &error);
     alarm(0);
     if (!object)
         fail_msg("%s", error);
