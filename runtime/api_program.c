@@ -350,6 +350,12 @@ static cl_int build(cl_program program, const struct build_kind *kind, const cha
         free_job(job);
         LANES_FAIL(CL_INVALID_OPERATION, "a build of the program is in progress");
     }
+    if (!program->source && !program->module) {
+        /* Made by a clLinkProgram that failed: nothing to build from (api_fuzz found the crash). */
+        pthread_mutex_unlock(&program->lock);
+        free_job(job);
+        LANES_FAIL(CL_INVALID_OPERATION, "the program has neither source nor a binary");
+    }
     program->status = CL_BUILD_IN_PROGRESS;
     set_string(&program->options, options);
     *job = (struct build_job){.program = program,

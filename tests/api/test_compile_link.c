@@ -258,6 +258,8 @@ static void undefined_function(void **state)
     assert_int_equal(clGetProgramBuildInfo(exe, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
                      CL_SUCCESS);
     assert_non_null(strstr(log, "undefined function 'helper'"));
+    /* The failed link's program has nothing to build from (it crashed: the API fuzzer). */
+    assert_int_equal(clBuildProgram(exe, 0, NULL, "", NULL, NULL), CL_INVALID_OPERATION);
     /* A library may leave it undefined: the executable linked from it will not. */
     cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &p, NULL, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
