@@ -354,6 +354,8 @@ static void *tier_main(void *arg)
     return NULL;
 }
 
+static void stop_tiers(void);
+
 /* Queues e's compile; false when it cannot be (out of memory, no thread, unloading). */
 static bool queue_promotion(cl_program program, struct lanes_launcher_entry *e)
 {
@@ -369,6 +371,8 @@ static bool queue_promotion(cl_program program, struct lanes_launcher_entry *e)
         pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* LLVM recurses */
         ok = tier_started = pthread_create(&tier_thread, &attr, tier_main, NULL) == 0;
         pthread_attr_destroy(&attr);
+        if (ok)
+            atexit(stop_tiers);
     }
     if (ok) {
         lanes_program_retain(program);
@@ -411,16 +415,29 @@ void lanes_ndrange_forget_background(cl_program program)
     }
 }
 
-/* Unloading: the compile running finishes before LLVM's own destructors run. */
-__attribute__((destructor)) static void stop_tiers(void)
+/*
+ * Unloading or exiting: the compile running finishes before LLVM's own
+ * destructors run. LLVM's function-local statics (its pass registry)
+ * are destroyed by exit handlers registered when they were first used,
+ * which run before library destructors: so this also runs as an exit
+ * handler registered when the thread starts (LLVM is in use by then), and
+ * exit handlers run newest first.
+ */
+static void stop_tiers(void)
 {
     pthread_mutex_lock(&tier_lock);
     tier_stopping = true;
     bool started = tier_started;
+    tier_started = false; /* a second call has nothing to join */
     pthread_cond_broadcast(&tier_wake);
     pthread_mutex_unlock(&tier_lock);
-    if (started)
+    if (started && !pthread_equal(pthread_self(), tier_thread))
         pthread_join(tier_thread, NULL);
+}
+
+__attribute__((destructor)) static void stop_tiers_on_unload(void)
+{
+    stop_tiers();
 }
 
 const struct lanes_launcher *lanes_ndrange_launch_launcher(cl_program program,
