@@ -154,7 +154,7 @@ static LLVMValueRef vector(struct vz *v, LLVMValueRef x)
 }
 
 /* Lane l of `x` as a scalar of x's type. */
-static LLVMValueRef lane_of(struct vz *v, LLVMValueRef x, unsigned l)
+static LLVMValueRef lane_of(struct vz *v, LLVMValueRef x, LLVMValueRef idx)
 {
     struct vz_shape s = vz_shape_of(v, x);
     if (s.kind == VZ_UNIFORM || s.kind == VZ_UNKNOWN)
@@ -162,15 +162,16 @@ static LLVMValueRef lane_of(struct vz *v, LLVMValueRef x, unsigned l)
     if (s.kind == VZ_CONTIGUOUS) {
         LLVMValueRef base = scalar(v, x);
         LLVMTypeRef t = LLVMTypeOf(base);
-        if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
-            LLVMValueRef off = LLVMConstInt(v->i64, (unsigned long long)(s.stride * l), 1);
+        bool ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
+        LLVMTypeRef ot = ptr ? v->i64 : t;
+        LLVMValueRef off = LLVMBuildMul(v->b, LLVMBuildIntCast2(v->b, idx, ot, 0, ""),
+                                        LLVMConstInt(ot, (unsigned long long)s.stride, 1), "");
+        if (ptr)
             return LLVMBuildGEP2(v->b, LLVMInt8TypeInContext(v->ctx), base, &off, 1, "");
-        }
-        return LLVMBuildAdd(v->b, base, LLVMConstInt(t, (unsigned long long)(s.stride * l), 1), "");
+        return LLVMBuildAdd(v->b, base, off, "");
     }
     LLVMTypeRef t = LLVMTypeOf(x);
     LLVMValueRef vec = vector(v, x);
-    LLVMValueRef idx = LLVMConstInt(v->i32, l, 0);
     unsigned n = components(t);
     if (!n)
         return LLVMBuildExtractElement(v->b, vec, idx, "");
@@ -201,10 +202,9 @@ static LLVMValueRef lane_of(struct vz *v, LLVMValueRef x, unsigned l)
 }
 
 /* `vec` (a vector form of type t's) with lane l set to scalar `x`. */
-static LLVMValueRef set_lane(struct vz *v, LLVMValueRef vec, LLVMTypeRef t, unsigned l,
+static LLVMValueRef set_lane(struct vz *v, LLVMValueRef vec, LLVMTypeRef t, LLVMValueRef idx,
                              LLVMValueRef x)
 {
-    LLVMValueRef idx = LLVMConstInt(v->i32, l, 0);
     unsigned n = components(t);
     if (!n)
         return LLVMBuildInsertElement(v->b, vec, x, idx, "");
@@ -214,7 +214,7 @@ static LLVMValueRef set_lane(struct vz *v, LLVMValueRef vec, LLVMTypeRef t, unsi
                               ? LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, k, 0), "")
                               : LLVMBuildExtractValue(v->b, x, k, "");
         LLVMValueRef ck = LLVMBuildExtractValue(v->b, vec, k, "");
-        vec = LLVMBuildInsertValue(v->b, vec, set_lane(v, ck, ct, l, xk), k, "");
+        vec = LLVMBuildInsertValue(v->b, vec, set_lane(v, ck, ct, idx, xk), k, "");
     }
     return vec;
 }
@@ -271,36 +271,80 @@ static LLVMValueRef guard_end(struct vz *v, struct guard *g, LLVMValueRef value,
     return phi;
 }
 
-/* A copy of scalar instruction `i` with its operands replaced by lane l's (l < 0: the scalars). */
-static LLVMValueRef clone_with(struct vz *v, LLVMValueRef i, int l)
+/* A copy of scalar instruction `i` with its operands replaced by lane idx's (NULL: the scalars). */
+static LLVMValueRef clone_with(struct vz *v, LLVMValueRef i, LLVMValueRef idx)
 {
     LLVMValueRef c = LLVMInstructionClone(i);
     int n = LLVMGetNumOperands(i);
     for (int k = 0; k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
-        LLVMSetOperand(c, (unsigned)k, l < 0 ? scalar(v, op) : lane_of(v, op, (unsigned)l));
+        LLVMSetOperand(c, (unsigned)k, idx ? lane_of(v, op, idx) : scalar(v, op));
     }
     LLVMInsertIntoBuilder(v->b, c);
     return c;
 }
 
 /*
- * Runs `i` once per lane in lane order, each with its own operands; only
- * the active lanes when `masked`. Returns the lanes' results as a vector.
+ * Runs `i` once per active lane in lane order, as a loop over the mask's set
+ * bits: one copy of `i` however wide the sub-group. An atomic or a call the
+ * inliner expands later would otherwise be W copies, each costing compile
+ * time (a kernel of four atomics at W = 16: 866 instructions).
  */
-static LLVMValueRef per_lane(struct vz *v, LLVMValueRef i, bool masked)
+static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
 {
     LLVMTypeRef t = LLVMTypeOf(i);
     bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
+    LLVMTypeRef vt = has_value ? vec_type(v, t) : NULL;
+    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
+    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
+    LLVMValueRef zero = LLVMConstNull(bits_t);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(v->b);
+    LLVMBasicBlockRef body = new_block(v, "vz.lane"), done = new_block(v, "vz.lanes.done");
+    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, bits, zero, ""), body, done);
+
+    LLVMPositionBuilderAtEnd(v->b, body);
+    LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
+    LLVMValueRef r = has_value ? LLVMBuildPhi(v->b, vt, "") : NULL;
+    LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
+    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
+    LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+    LLVMValueRef x = clone_with(v, i, idx);
+    LLVMValueRef now = has_value ? set_lane(v, r, t, idx, x) : NULL;
+    LLVMValueRef rest =
+        LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(v->b);
+    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, rest, zero, ""), body, done);
+    LLVMValueRef left_in[2] = {bits, rest};
+    LLVMBasicBlockRef left_from[2] = {from, end};
+    LLVMAddIncoming(left, left_in, left_from, 2);
+
+    LLVMPositionBuilderAtEnd(v->b, done);
+    if (!has_value)
+        return NULL;
+    LLVMValueRef r_in[2] = {LLVMGetPoison(vt), now};
+    LLVMAddIncoming(r, r_in, left_from, 2);
+    LLVMValueRef out = LLVMBuildPhi(v->b, vt, "");
+    LLVMValueRef out_in[2] = {LLVMGetPoison(vt), now};
+    LLVMAddIncoming(out, out_in, left_from, 2);
+    return out;
+}
+
+/*
+ * Runs `i` once per lane in lane order, each with its own operands; only
+ * the active lanes when `masked` (then as a loop). Returns the lanes'
+ * results as a vector.
+ */
+static LLVMValueRef per_lane(struct vz *v, LLVMValueRef i, bool masked)
+{
+    if (masked)
+        return lane_loop(v, i, mask(v));
+    LLVMTypeRef t = LLVMTypeOf(i);
+    bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
     LLVMValueRef r = has_value ? LLVMGetPoison(vec_type(v, t)) : NULL;
-    LLVMValueRef m = masked ? mask(v) : NULL;
     for (unsigned l = 0; l < v->w; l++) {
-        struct guard g;
-        if (m)
-            g = guard_begin(v, LLVMBuildExtractElement(v->b, m, LLVMConstInt(v->i32, l, 0), ""));
-        LLVMValueRef x = clone_with(v, i, (int)l);
-        LLVMValueRef now = has_value ? set_lane(v, r, t, l, x) : NULL;
-        r = m ? guard_end(v, &g, now, r) : now;
+        LLVMValueRef idx = LLVMConstInt(v->i32, l, 0);
+        LLVMValueRef x = clone_with(v, i, idx);
+        r = has_value ? set_lane(v, r, t, idx, x) : NULL;
     }
     return r;
 }
@@ -702,7 +746,7 @@ static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
         return per_lane(v, i, true);
     if (a.kind == VZ_UNIFORM) {
         if (!v->linearized)
-            return clone_with(v, i, -1);
+            return clone_with(v, i, NULL);
         /*
          * In linearized code the block may run with no lane active: then the
          * address may be bad. The value is then zero, not poison: uniform code
@@ -710,7 +754,7 @@ static LLVMValueRef widen_load(struct vz *v, LLVMValueRef i)
          * library call) would make the path UB, and LLVM would drop the guard.
          */
         struct guard g = guard_begin(v, any(v, mask(v)));
-        LLVMValueRef x = clone_with(v, i, -1);
+        LLVMValueRef x = clone_with(v, i, NULL);
         return guard_end(v, &g, x, LLVMConstNull(t));
     }
     LLVMValueRef m = mask(v);
@@ -763,7 +807,7 @@ static void widen_store(struct vz *v, LLVMValueRef i)
         if (v->linearized)
             g = guard_begin(v, any(v, m));
         if (s.kind == VZ_UNIFORM) {
-            clone_with(v, i, -1);
+            clone_with(v, i, NULL);
         } else {
             if (components(t)) {
                 /* Aggregates: stored lane after lane, so that the last one's stays. */
@@ -964,7 +1008,7 @@ static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
         return vz_shape_of(v, x).kind == VZ_UNIFORM ? scalar(v, x) : any(v, vector(v, x));
     }
     if (lanes_is_barrier(i))
-        return clone_with(v, i, -1); /* once for the sub-group */
+        return clone_with(v, i, NULL); /* once for the sub-group */
     if (LLVMGetIntrinsicID(f) && elementwise_intrinsic(name) && other_operands_uniform(v, i))
         return widen_intrinsic(v, i, f);
     if (strncmp(name, "llvm.lifetime.", 14) == 0 || strncmp(name, "llvm.dbg.", 9) == 0 ||
@@ -1260,7 +1304,7 @@ static LLVMValueRef widen_scalar(struct vz *v, LLVMValueRef i, struct vz_shape s
         LLVMValueRef r = LLVMBuildBinOp(v->b, op, x, d, "");
         return r;
     }
-    LLVMValueRef c = clone_with(v, i, -1);
+    LLVMValueRef c = clone_with(v, i, NULL);
     if (s.kind == VZ_CONTIGUOUS && v->linearized)
         drop_poison_flags(c);
     return c;
@@ -1282,7 +1326,7 @@ static void widen_instruction(struct vz *v, LLVMValueRef i)
             vz_build_return(v, v->b);
             return;
         }
-        clone_with(v, i, -1);
+        clone_with(v, i, NULL);
         return;
     }
     if (s.kind == VZ_UNKNOWN)
