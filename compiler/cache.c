@@ -3,7 +3,9 @@
  * An entry is a kind tag (8 bytes: "LANESPRG" or "LANESOBJ"), the payload
  * size (8 bytes, little-endian), the payload's SHA-256, then the payload: for
  * a program the log size, the log and a binary container (compiler/binary.h,
- * which has checks of its own); for a launcher the object file. Entries are
+ * which has checks of its own); for a launcher the object file, or a short
+ * record (compiler/launcher.c: the code a program's launcher compiled to,
+ * or why it could not be vectorized). Entries are
  * written to a temporary file and renamed, so readers never see half of one.
  */
 #include "cache.h"

@@ -20,6 +20,7 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -318,14 +319,58 @@ static double now_ms(void)
 }
 
 /*
- * The launcher's object code: the program module specialized for `spec`,
- * the launcher generated, optimized at O3 for the host and compiled. NULL
- * with *log saying why.
+ * A launcher's code, named by what it is made of: the module about to be
+ * optimized (program, library and launcher) and how it is compiled. Programs
+ * that differ in source but not in that module (the CTS builds its kernels
+ * once per memory scope and order, which the CPU's atomics do not tell
+ * apart) share one compile and one copy of the code.
  */
-static void *compile_launcher(const struct lanes_program_module *module,
-                              const struct lanes_kernel_info *k,
-                              const struct lanes_specialization *spec, const char *name,
-                              size_t *size, bool *refused, char **log)
+struct code {
+    struct lanes_cache_key key;
+    char name[64]; /* the launcher's symbol: "lanes.code." and the key's first 16 bytes */
+};
+
+static void code_name(struct code *c)
+{
+    int n = snprintf(c->name, sizeof c->name, "lanes.code.");
+    for (int i = 0; i < 16; i++)
+        n += snprintf(c->name + n, sizeof c->name - (size_t)n, "%02x", c->key.digest[i]);
+}
+
+/* The code key of `m`, whose launcher is still named "lanes.launch", compiled so. */
+static bool code_key(LLVMModuleRef m, const char *pipeline, enum lanes_codegen codegen,
+                     struct code *c)
+{
+    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+    if (!bc)
+        return false;
+    const void *parts[] = {"code-1", LLVMGetBufferStart(bc), pipeline, &codegen};
+    const size_t sizes[] = {6, LLVMGetBufferSize(bc), strlen(pipeline), sizeof codegen};
+    lanes_cache_key_of(&c->key, parts, sizes, sizeof parts / sizeof *parts);
+    LLVMDisposeMemoryBuffer(bc);
+    code_name(c);
+    return true;
+}
+
+/* What compile_launcher found or made. */
+struct compiled {
+    struct code code;
+    struct lanes_jit_code *loaded; /* the same code, loaded already in this process */
+    void *object;                  /* or its object code, from the disk cache or compiled */
+    size_t size;
+    bool cached; /* the object came from the disk cache */
+};
+
+/*
+ * The launcher's code: the program module specialized for `spec`, the
+ * launcher generated, then the same code loaded already or in the disk
+ * cache, else optimized for the host and compiled. False with *log saying
+ * why.
+ */
+static bool compile_launcher(const struct lanes_program_module *module,
+                             const struct lanes_kernel_info *k,
+                             const struct lanes_specialization *spec, struct compiled *out,
+                             bool *refused, char **log)
 {
     *refused = false;
     lanes_crash_test("launcher");
@@ -348,7 +393,6 @@ static void *compile_launcher(const struct lanes_program_module *module,
     unsigned math_mode = lanes_builtins_math_mode(kernel);
     if (parsed && lanes_builtins_link(m, math_mode, LANES_LINK_FIRST, log) != 0)
         parsed = false; /* the log says why */
-    void *object = NULL;
     char *error = NULL;
     kernel = parsed ? kernel : NULL;
     /* Too big to vectorize: width 1; too big to optimize in reasonable time: the light path. */
@@ -370,7 +414,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
     t[1] = now_ms();
     if (lanes_builtins_link(m, math_mode, LANES_LINK_REST, log) != 0)
         goto out;
-    LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, name);
+    LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, "lanes.launch");
     char *invalid = NULL;
     if (spec->width > 1 && LLVMVerifyModule(m, LLVMReturnStatusAction, &invalid)) {
         /* The vectorizer's fault, not the kernel's: it runs at width 1 (lanes_launcher_build). */
@@ -404,6 +448,31 @@ static void *compile_launcher(const struct lanes_program_module *module,
     const char *pipeline = light           ? "function(sroa,early-cse)"
                            : spec->dynamic ? "default<O1>"
                                            : "default<O3>";
+    /*
+     * Tier 0 too: a lighter code generator (LLVM's "less") compiled the
+     * CTS's c11 atomics kernels no faster, and none (FastISel) ran that
+     * suite in 63% of the time but makes code that runs slower, for as
+     * long as a shape launched once keeps it.
+     */
+    enum lanes_codegen codegen = light ? LANES_CODEGEN_FAST : LANES_CODEGEN_FULL;
+    if (!code_key(m, pipeline, codegen, &out->code)) {
+        *log = format("lanes: kernel %s: its module could not be written as bitcode\n", k->name);
+        goto out;
+    }
+    LLVMSetValueName2(launcher, out->code.name, strlen(out->code.name));
+    if ((out->loaded = lanes_jit_acquire(out->code.name)) ||
+        (out->object = lanes_cache_load_object(&out->code.key, &out->size))) {
+        out->cached = out->object != NULL;
+        if (dump && strstr(dump, "time"))
+            fprintf(stderr,
+                    "lanes: kernel %s, width %u, group %llu x %llu x %llu: specialized in %.2f ms, "
+                    "linked %.2f; the same code was %s\n",
+                    k->name, spec->width, (unsigned long long)spec->local_size[0],
+                    (unsigned long long)spec->local_size[1],
+                    (unsigned long long)spec->local_size[2], t[1] - t[0], now_ms() - t[1],
+                    out->loaded ? "loaded" : "in the disk cache");
+        goto out;
+    }
     if (lanes_host_run_passes(m, pipeline, !spec->dynamic, &error) != 0) {
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
@@ -427,14 +496,7 @@ static void *compile_launcher(const struct lanes_program_module *module,
             format("lanes: kernel %s calls %s, which is not implemented yet\n", k->name, missing);
         goto out;
     }
-    /*
-     * Tier 0 too: a lighter code generator (LLVM's "less") compiled the
-     * CTS's c11 atomics kernels no faster, and none (FastISel) ran that
-     * suite in 63% of the time but makes code that runs slower, for as
-     * long as a shape launched once keeps it.
-     */
-    enum lanes_codegen codegen = light ? LANES_CODEGEN_FAST : LANES_CODEGEN_FULL;
-    if (!(object = lanes_jit_emit_object(m, codegen, size, &error)))
+    if (!(out->object = lanes_jit_emit_object(m, codegen, &out->size, &error)))
         *log = format("lanes: kernel %s: code generation failed: %s\n", k->name, error);
     t[4] = now_ms();
     if (dump && strstr(dump, "time"))
@@ -451,7 +513,7 @@ out:
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
-    return object;
+    return out->loaded || out->object;
 }
 
 /*
@@ -479,14 +541,14 @@ static void define_runtime_symbols(void)
 }
 
 /*
- * The cache key and symbol name of a launcher: a digest of the program
- * module, the kernel and the specialization (the cache adds the Lanes build
- * and the CPU), so that one specialization is compiled once per process and
- * found again on disk by the next.
+ * The cache key of a program's launcher: a digest of the program module,
+ * the kernel and the specialization (the cache adds the Lanes build and the
+ * CPU). Its entry names the code (struct code) or says why there is none,
+ * so that the next process finds either without specializing.
  */
 static void launcher_key(const struct lanes_program_module *module,
                          const struct lanes_kernel_info *k, const struct lanes_specialization *spec,
-                         struct lanes_cache_key *key, char name[64])
+                         struct lanes_cache_key *key)
 {
     unsigned char digest[32];
     struct lanes_sha256 h;
@@ -496,7 +558,7 @@ static void launcher_key(const struct lanes_program_module *module,
     uint64_t group[3];
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
-    const void *parts[] = {"launcher-5",    digest,       k->name, spec->local_size,
+    const void *parts[] = {"launcher-6",    digest,       k->name, spec->local_size,
                            &spec->work_dim, &spec->width, group,   &spec->small_ids,
                            &spec->dynamic};
     const size_t sizes[] = {10,
@@ -509,9 +571,6 @@ static void launcher_key(const struct lanes_program_module *module,
                             sizeof spec->small_ids,
                             sizeof spec->dynamic};
     lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
-    int n = snprintf(name, 64, "lanes.launch.");
-    for (int i = 0; i < 16; i++)
-        n += snprintf(name + n, 64 - (size_t)n, "%02x", key->digest[i]);
 }
 
 /* compile_launcher's arguments and results, under lanes_run_safely. */
@@ -519,27 +578,25 @@ struct safe_compile {
     const struct lanes_program_module *module;
     const struct lanes_kernel_info *k;
     const struct lanes_specialization *spec;
-    const char *name;
-    size_t size;
-    bool refused;
+    struct compiled *out;
+    bool refused, ok;
     char *log;
-    void *object;
 };
 
 static void safe_compile(void *p)
 {
     struct safe_compile *c = p;
-    c->object = compile_launcher(c->module, c->k, c->spec, c->name, &c->size, &c->refused, &c->log);
+    c->ok = compile_launcher(c->module, c->k, c->spec, c->out, &c->refused, &c->log);
 }
 
 /* compile_launcher, except that a crash of the compiler fails the compile instead of the process.
  */
-static void *compile_safely(const struct lanes_program_module *module,
-                            const struct lanes_kernel_info *k,
-                            const struct lanes_specialization *spec, const char *name, size_t *size,
-                            bool *refused, char **log)
+static bool compile_safely(const struct lanes_program_module *module,
+                           const struct lanes_kernel_info *k,
+                           const struct lanes_specialization *spec, struct compiled *out,
+                           bool *refused, char **log)
 {
-    struct safe_compile c = {.module = module, .k = k, .spec = spec, .name = name};
+    struct safe_compile c = {.module = module, .k = k, .spec = spec, .out = out};
     if (!lanes_run_safely(safe_compile, &c)) {
         *refused = false;
         *log = format("lanes: kernel %s: the compiler crashed while compiling it for work-groups "
@@ -548,12 +605,11 @@ static void *compile_safely(const struct lanes_program_module *module,
                       k->name, (unsigned long long)spec->local_size[0],
                       (unsigned long long)spec->local_size[1],
                       (unsigned long long)spec->local_size[2], spec->width);
-        return NULL;
+        return false;
     }
-    *size = c.size;
     *refused = c.refused;
     *log = c.log;
-    return c.object;
+    return c.ok;
 }
 
 /*
@@ -610,6 +666,45 @@ static void chomp(char *s)
         s[--n] = 0;
 }
 
+/*
+ * A program's launcher that compiled is cached as this text and its code's
+ * key in hexadecimal; the code itself is cached under that key, once for
+ * every program that compiles to it.
+ */
+static const char code_record[] = "lanes-code\n";
+
+/* The code key a program's record names; false when `r` is no such record. */
+static bool read_code_record(const char *r, size_t size, struct code *c)
+{
+    size_t head = sizeof code_record - 1;
+    if (size != head + 2 * sizeof c->key.digest || memcmp(r, code_record, head) != 0)
+        return false;
+    for (size_t i = 0; i < sizeof c->key.digest; i++) {
+        unsigned byte = 0;
+        for (size_t j = 0; j < 2; j++) {
+            char x = r[head + 2 * i + j];
+            unsigned v = x >= '0' && x <= '9'   ? (unsigned)(x - '0')
+                         : x >= 'a' && x <= 'f' ? (unsigned)(x - 'a' + 10)
+                                                : 16;
+            if (v > 15)
+                return false;
+            byte = byte * 16 + v;
+        }
+        c->key.digest[i] = (unsigned char)byte;
+    }
+    code_name(c);
+    return true;
+}
+
+static void write_code_record(const struct lanes_cache_key *key, const struct code *c)
+{
+    char r[sizeof code_record + 2 * sizeof c->key.digest];
+    size_t n = (size_t)snprintf(r, sizeof r, "%s", code_record);
+    for (size_t i = 0; i < sizeof c->key.digest; i++)
+        n += (size_t)snprintf(r + n, sizeof r - n, "%02x", c->key.digest[i]);
+    lanes_cache_store_object(key, r, n);
+}
+
 static lanes_launcher_fn build(const struct lanes_program_module *module,
                                const struct lanes_kernel_info *k,
                                const struct lanes_specialization *spec, struct lanes_launcher *out,
@@ -618,58 +713,60 @@ static lanes_launcher_fn build(const struct lanes_program_module *module,
     *log = NULL;
     *out = (struct lanes_launcher){.width = spec->width};
     struct lanes_cache_key key;
-    char name[64];
-    launcher_key(module, k, spec, &key, name);
+    launcher_key(module, k, spec, &key);
     char *error = NULL, *why = NULL;
-    /* Built already in this process, perhaps for an identical program. */
-    struct lanes_jit_code *loaded = lanes_jit_acquire(name);
-    if (loaded) {
-        if (hand_out(loaded, spec, out, &why))
-            return out->fn;
-        goto too_big;
-    }
-
+    struct compiled c = {0};
+    /* What an earlier build of this program's launcher (here or in another process) came to. */
     size_t size;
-    void *object = lanes_cache_load_object(&key, &size);
-    bool cached = object != NULL, refused = false;
-    if (cached && size >= sizeof refusal - 1 && memcmp(object, refusal, sizeof refusal - 1) == 0) {
-        why = strndup((char *)object + sizeof refusal - 1, size - (sizeof refusal - 1));
-        free(object);
+    char *record = lanes_cache_load_object(&key, &size);
+    if (record && size >= sizeof refusal - 1 && memcmp(record, refusal, sizeof refusal - 1) == 0) {
+        why = strndup(record + sizeof refusal - 1, size - (sizeof refusal - 1));
+        free(record);
         goto narrow;
     }
-    if (!object && !compile)
-        return NULL; /* *log is NULL: not built yet */
-    if (!object && !(object = compile_safely(module, k, spec, name, &size, &refused, log))) {
-        if (!refused || spec->width == 1)
-            return NULL;
-        why = *log;
-        *log = NULL;
-        char *record = malloc(sizeof refusal + strlen(why));
-        if (record) {
-            strcpy(record, refusal);
-            strcat(record, why);
-            lanes_cache_store_object(&key, record, strlen(record));
-            free(record);
+    bool recorded = record && read_code_record(record, size, &c.code);
+    free(record);
+    if (recorded && !(c.loaded = lanes_jit_acquire(c.code.name)))
+        c.cached = (c.object = lanes_cache_load_object(&c.code.key, &c.size)) != NULL;
+    if (!c.loaded && !c.object) {
+        bool refused = false;
+        if (!compile)
+            return NULL; /* *log is NULL: not built yet */
+        if (!compile_safely(module, k, spec, &c, &refused, log)) {
+            if (!refused || spec->width == 1)
+                return NULL;
+            why = *log;
+            *log = NULL;
+            char *text = malloc(sizeof refusal + strlen(why));
+            if (text) {
+                strcpy(text, refusal);
+                strcat(text, why);
+                lanes_cache_store_object(&key, text, strlen(text));
+                free(text);
+            }
+            goto narrow;
         }
-        goto narrow;
     }
-    pthread_once(&runtime_symbols_once, define_runtime_symbols);
-    if (runtime_symbols_error)
-        error = strdup(runtime_symbols_error);
-    else
-        loaded = lanes_jit_add_object(object, size, name, &error);
-    if (loaded && !cached)
-        lanes_cache_store_object(&key, object, size);
-    free(object);
-    if (!loaded)
-        *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
-    free(error);
-    if (!loaded)
-        return NULL;
-    if (hand_out(loaded, spec, out, &why))
+    if (!c.loaded) {
+        pthread_once(&runtime_symbols_once, define_runtime_symbols);
+        if (runtime_symbols_error)
+            error = strdup(runtime_symbols_error);
+        else
+            c.loaded = lanes_jit_add_object(c.object, c.size, c.code.name, &error);
+        if (c.loaded && !c.cached)
+            lanes_cache_store_object(&c.code.key, c.object, c.size);
+        free(c.object);
+        if (!c.loaded)
+            *log = format("lanes: kernel %s: loading its code failed: %s\n", k->name, error);
+        free(error);
+        if (!c.loaded)
+            return NULL;
+    }
+    if (!recorded)
+        write_code_record(&key, &c.code);
+    if (hand_out(c.loaded, spec, out, &why))
         return out->fn;
 
-too_big:
     /* Too much private memory for a worker's stack, or no code: narrower, or not at all. */
     if (spec->width == 1) {
         chomp(why);

@@ -55,7 +55,7 @@ static void run_in_child(void)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-/* The one object-code entry of the cache ("" when none). */
+/* The one entry of the cache that holds object code ("" when none). */
 static void object_entry(char *path, size_t size)
 {
     char sub[128];
@@ -67,10 +67,12 @@ static void object_entry(char *path, size_t size)
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
-        char full[512], kind[8] = "";
+        /* Kind, payload size and digest, then the payload: an ELF file, or a record naming one. */
+        char full[512], head[52] = "";
         snprintf(full, sizeof full, "%s/%s", sub, e->d_name);
         FILE *f = fopen(full, "rb");
-        if (f && fread(kind, 1, 8, f) == 8 && memcmp(kind, "LANESOBJ", 8) == 0) {
+        if (f && fread(head, 1, sizeof head, f) == sizeof head &&
+            memcmp(head, "LANESOBJ", 8) == 0 && memcmp(head + 48, "\177ELF", 4) == 0) {
             snprintf(path, size, "%s", full);
             n++;
         }

@@ -410,6 +410,49 @@ static void code_is_shared_and_unloaded(void **state)
     lanes_program_module_free(m3);
 }
 
+/*
+ * Programs that differ, but not in what their kernel compiles to (here in a
+ * kernel it does not call), share one compile and one copy of the code.
+ */
+static void identical_modules_share_code(void **state)
+{
+    (void)state;
+    const char *a = "kernel void k(global int *o) { o[get_global_id(0)] = 7; }\n"
+                    "kernel void other(global int *o) { o[0] = 1; }\n";
+    const char *b = "kernel void k(global int *o) { o[get_global_id(0)] = 7; }\n"
+                    "kernel void other(global int *o) { o[1] = 2; }\n";
+    uint64_t local[3] = {1, 1, 1};
+    struct lanes_program_module *ma, *mb;
+    char *log = NULL;
+    build(a, "", 1, local, &ma, &log);
+    free(log);
+    build(b, "", 1, local, &mb, &log);
+    free(log);
+    struct lanes_specialization spec = {.local_size = {4, 1, 1}, .work_dim = 1, .width = 1};
+    size_t before = lanes_jit_loaded();
+    struct lanes_launcher la, lb;
+    lanes_launcher_fn fa = lanes_launcher_build(ma, &ma->kernels[0], &spec, &la, &log);
+    free(log);
+    lanes_launcher_fn fb = lanes_launcher_build(mb, &mb->kernels[0], &spec, &lb, &log);
+    free(log);
+    assert_non_null(fa);
+    assert_ptr_equal(fb, fa);
+    assert_ptr_equal(lb.code, la.code);
+    assert_int_equal(lanes_jit_loaded(), before + 1);
+    int out[4] = {0}, *p = out;
+    unsigned char args[64] = {0};
+    memcpy(args + mb->kernels[0].args[0].offset, &p, sizeof p);
+    uint64_t size[3] = {4, 1, 1}, offset[3] = {0};
+    run(fb, args, 1, size, size, offset, 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(out[i], 7);
+    lanes_jit_release(la.code);
+    lanes_jit_release(lb.code);
+    assert_int_equal(lanes_jit_loaded(), before);
+    lanes_program_module_free(ma);
+    lanes_program_module_free(mb);
+}
+
 /* A launcher's stack use counts its private memory, which the runtime sizes stacks by. */
 static void stack_bytes_count_private_memory(void **state)
 {
@@ -487,6 +530,7 @@ int main(void)
         cmocka_unit_test(barriers),
         cmocka_unit_test(refusals_are_explained),
         cmocka_unit_test(code_is_shared_and_unloaded),
+        cmocka_unit_test(identical_modules_share_code),
         cmocka_unit_test(stack_bytes_count_private_memory),
         cmocka_unit_test(loads_race_unloads),
     };

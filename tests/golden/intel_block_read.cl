@@ -14,7 +14,7 @@ kernel void k(global uint *out, global const uint *in, global const uint *index)
     intel_sub_group_block_write8(out + get_group_id(0) * 128 + get_sub_group_id() * 64, v * 2u);
 }
 // CHECK: ; lanes vectorized at width 8
-// CHECK-LABEL: lanes.launch.
+// CHECK-LABEL: lanes.code.
 // CHECK-NOT: {{vpgather|vpscatter|vpextr|vpinsr}}
 // CHECK: vmovdqu {{.*}}, %ymm
 // CHECK-NOT: {{vpgather|vpscatter|vpextr|vpinsr}}

@@ -12,7 +12,7 @@ kernel void k(global int *out, global const int *a)
 // CHECK: call i32 @__lanes_sg16_sub_group_reduce_add_i(ptr %{{.*}}, i32 65535)
 // CHECK: call void @__lanes_sg16_sub_group_scan_inclusive_add_i(ptr %{{.*}}, ptr %{{.*}}, i32 65535)
 // After O3: one vector load, the reduction tree 16 -> 8 -> 4 -> 2 -> 1 ...
-// CHECK: define void @lanes.launch.
+// CHECK: define void @lanes.code.
 // CHECK: [[X:%.*]] = load <16 x i32>
 // CHECK: add <8 x i32>
 // CHECK: add <4 x i32>

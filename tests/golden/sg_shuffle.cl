@@ -15,7 +15,7 @@ kernel void k(global int *out, global const int *a, global const uint *index)
 // CHECK: ; lanes vectorized at width 32
 // CHECK-DAG: call void @__lanes_sg32_sub_group_shuffle_ij(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, i32 -1)
 // CHECK-DAG: call void @__lanes_sg32_sub_group_shuffle_xor_ij(ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, i32 %{{.*}})
-// CHECK-LABEL: lanes.launch.
+// CHECK-LABEL: lanes.code.
 // CHECK-NOT: {{vpextr|vpinsr|vpgather}}
 // CHECK: vperm
 // CHECK-NOT: {{vpextr|vpinsr|vpgather}}

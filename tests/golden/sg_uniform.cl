@@ -15,7 +15,7 @@ kernel void k(global int *out, global const int *a)
 // CHECK: call <4 x i32> @__lanes_sg16_sub_group_ballot_i(i32 %{{.*}}, i32 65535)
 // CHECK: call void @__lanes_sg16_sub_group_elect_v(ptr %{{.*}}, i32 65535)
 // CHECK: call i32 @__lanes_sg16_sub_group_broadcast_first_i(ptr %{{.*}}, i32 65535)
-// CHECK-LABEL: lanes.launch.
+// CHECK-LABEL: lanes.code.
 // CHECK-NOT: kand
 // CHECK: vpcmp{{[a-z]+}}d {{.*}}, %k[[K:[0-7]]]
 // CHECK-NOT: kand

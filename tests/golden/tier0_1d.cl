@@ -8,7 +8,7 @@ kernel void k(global int *out, global const int *a)
     size_t i = get_global_id(0);
     out[i] = a[i] + 1;
 }
-// CHECK: define void @lanes.launch.
+// CHECK: define void @lanes.code.
 // CHECK: getelementptr inbounds i8, ptr %1, i64 24
 // CHECK: %items = mul
 // CHECK: call <16 x i32> @llvm.masked.load.v16i32

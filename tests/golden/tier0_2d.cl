@@ -7,7 +7,7 @@ kernel void k(global int *out)
     out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =
         (int)(get_local_id(1) * 100 + get_local_id(0));
 }
-// CHECK: define void @lanes.launch.
+// CHECK: define void @lanes.code.
 // CHECK-NOT: {{u(div|rem) <16 x}}
 // CHECK: udiv i64
 // CHECK-NOT: {{u(div|rem) <16 x}}
