@@ -61,7 +61,7 @@ void *lanes_binary_encode(const struct lanes_program_module *m, struct lanes_bin
     put_string(b + OFF_ISA, OFF_SIZE - OFF_ISA, lanes_host()->isa_key);
     put32(b + OFF_SIZE, (uint32_t)m->bitcode_size);
     put32(b + OFF_SIZE + 4, (uint32_t)((uint64_t)m->bitcode_size >> 32));
-    digest(m->bitcode, m->bitcode_size, b + OFF_DIGEST);
+    memcpy(b + OFF_DIGEST, m->bitcode_digest, sizeof m->bitcode_digest);
     memcpy(b + HEADER, m->bitcode, m->bitcode_size);
     return b;
 }

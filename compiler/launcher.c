@@ -550,11 +550,7 @@ static void launcher_key(const struct lanes_program_module *module,
                          const struct lanes_kernel_info *k, const struct lanes_specialization *spec,
                          struct lanes_cache_key *key)
 {
-    unsigned char digest[32];
-    struct lanes_sha256 h;
-    lanes_sha256_init(&h);
-    lanes_sha256_update(&h, module->bitcode, module->bitcode_size);
-    lanes_sha256_final(&h, digest);
+    const unsigned char *digest = module->bitcode_digest;
     uint64_t group[3];
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
@@ -562,7 +558,7 @@ static void launcher_key(const struct lanes_program_module *module,
                            &spec->work_dim, &spec->width, group,   &spec->small_ids,
                            &spec->dynamic};
     const size_t sizes[] = {10,
-                            sizeof digest,
+                            sizeof module->bitcode_digest,
                             strlen(k->name),
                             sizeof spec->local_size,
                             sizeof spec->work_dim,

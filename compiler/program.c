@@ -15,6 +15,7 @@
 #include "globals.h"
 #include "host.h"
 #include "names.h"
+#include "sha256.h"
 #include "frontend/frontend.h"
 
 #include <llvm-c/BitReader.h>
@@ -399,6 +400,15 @@ static int read_globals(LLVMModuleRef m, struct lanes_program_module *pm, bool e
     return rc;
 }
 
+/* The digest of pm's bitcode, computed once: every launcher's key starts from it. */
+static void digest_bitcode(struct lanes_program_module *pm)
+{
+    struct lanes_sha256 h;
+    lanes_sha256_init(&h);
+    lanes_sha256_update(&h, pm->bitcode, pm->bitcode_size);
+    lanes_sha256_final(&h, pm->bitcode_digest);
+}
+
 /* Serializes `m` into `pm` and reads its kernels; 0 or -1 (with a log line). */
 static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
                          char **log)
@@ -452,8 +462,10 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
     pm->bitcode_size = LLVMGetBufferSize(buf);
     pm->bitcode = malloc(pm->bitcode_size);
-    if (pm->bitcode)
+    if (pm->bitcode) {
         memcpy(pm->bitcode, LLVMGetBufferStart(buf), pm->bitcode_size);
+        digest_bitcode(pm);
+    }
     LLVMDisposeMemoryBuffer(buf);
     return pm->bitcode ? 0 : -1;
 }
@@ -652,6 +664,7 @@ struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitco
     }
     memcpy(pm->bitcode, bitcode, size);
     pm->bitcode_size = size;
+    digest_bitcode(pm);
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, size, "program", 0);

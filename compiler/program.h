@@ -49,6 +49,7 @@ struct lanes_kernel_info {
 struct lanes_program_module {
     void *bitcode;
     size_t bitcode_size;
+    unsigned char bitcode_digest[32]; /* its SHA-256, which keys its launchers */
     struct lanes_kernel_info *kernels;
     size_t num_kernels;
     /*
