@@ -284,17 +284,46 @@ static LLVMValueRef clone_with(struct vz *v, LLVMValueRef i, LLVMValueRef idx)
     return c;
 }
 
+static LLVMValueRef entry_slot(struct vz *v, LLVMTypeRef t);
+
+/* Element `idx` of the <W x T> at `slot`. */
+static LLVMValueRef slot_element(struct vz *v, LLVMTypeRef vt, LLVMValueRef slot, LLVMValueRef idx)
+{
+    LLVMValueRef at[2] = {LLVMConstInt(v->i32, 0, 0), idx};
+    return LLVMBuildInBoundsGEP2(v->b, vt, slot, at, 2, "");
+}
+
 /*
  * Runs `i` once per active lane in lane order, as a loop over the mask's set
  * bits: one copy of `i` however wide the sub-group. An atomic or a call the
  * inliner expands later would otherwise be W copies, each costing compile
- * time (a kernel of four atomics at W = 16: 866 instructions).
+ * time (a kernel of four atomics at W = 16: 866 instructions). Varying
+ * operands and the result pass through stack slots, each lane's element
+ * read or written alone: a vector inserted into at a variable index would
+ * be stored, patched and reloaded whole every iteration (a failed store
+ * forward each time).
  */
 static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
 {
     LLVMTypeRef t = LLVMTypeOf(i);
     bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
     LLVMTypeRef vt = has_value ? vec_type(v, t) : NULL;
+    unsigned n = (unsigned)LLVMGetNumOperands(i);
+    LLVMValueRef slots[n ? n : 1];
+    LLVMTypeRef slot_types[n ? n : 1];
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        struct vz_shape sh = vz_shape_of(v, op);
+        slots[k] = NULL;
+        if (sh.kind == VZ_UNIFORM || sh.kind == VZ_UNKNOWN || sh.kind == VZ_CONTIGUOUS ||
+            components(LLVMTypeOf(op)))
+            continue;
+        slot_types[k] = vec_type(v, LLVMTypeOf(op));
+        slots[k] = entry_slot(v, slot_types[k]);
+        LLVMBuildStore(v->b, vector(v, op), slots[k]);
+    }
+    LLVMValueRef result = has_value && !components(t) ? entry_slot(v, vt) : NULL;
+
     LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
     LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
     LLVMValueRef zero = LLVMConstNull(bits_t);
@@ -304,12 +333,25 @@ static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
 
     LLVMPositionBuilderAtEnd(v->b, body);
     LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
-    LLVMValueRef r = has_value ? LLVMBuildPhi(v->b, vt, "") : NULL;
+    /* Aggregates' lanes (rare) are gathered in a phi instead. */
+    LLVMValueRef r = has_value && !result ? LLVMBuildPhi(v->b, vt, "") : NULL;
     LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
     LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
     LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
-    LLVMValueRef x = clone_with(v, i, idx);
-    LLVMValueRef now = has_value ? set_lane(v, r, t, idx, x) : NULL;
+    LLVMValueRef x = LLVMInstructionClone(i);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        LLVMSetOperand(x, k,
+                       slots[k] ? LLVMBuildLoad2(v->b, LLVMTypeOf(op),
+                                                 slot_element(v, slot_types[k], slots[k], idx), "")
+                                : lane_of(v, op, idx));
+    }
+    LLVMInsertIntoBuilder(v->b, x);
+    LLVMValueRef now = NULL;
+    if (result)
+        LLVMBuildStore(v->b, x, slot_element(v, vt, result, idx));
+    else if (has_value)
+        now = set_lane(v, r, t, idx, x);
     LLVMValueRef rest =
         LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
     LLVMBasicBlockRef end = LLVMGetInsertBlock(v->b);
@@ -321,6 +363,8 @@ static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
     LLVMPositionBuilderAtEnd(v->b, done);
     if (!has_value)
         return NULL;
+    if (result) /* inactive lanes: whatever the slot held (they are not used) */
+        return LLVMBuildLoad2(v->b, vt, result, "");
     LLVMValueRef r_in[2] = {LLVMGetPoison(vt), now};
     LLVMAddIncoming(r, r_in, left_from, 2);
     LLVMValueRef out = LLVMBuildPhi(v->b, vt, "");
