@@ -286,11 +286,61 @@ static LLVMValueRef clone_with(struct vz *v, LLVMValueRef i, LLVMValueRef idx)
 
 static LLVMValueRef entry_slot(struct vz *v, LLVMTypeRef t);
 
-/* Element `idx` of the <W x T> at `slot`. */
-static LLVMValueRef slot_element(struct vz *v, LLVMTypeRef vt, LLVMValueRef slot, LLVMValueRef idx)
+/*
+ * A lane loop's stack slot: W elements of a scalar type, one lane's at a
+ * time. Integers of no whole number of bytes (a mask's i1) are kept as the
+ * next whole bytes, since a <W x i1> in memory is W bits, not W elements.
+ */
+struct lane_slot {
+    LLVMValueRef at;
+    LLVMTypeRef t;  /* the scalar type */
+    LLVMTypeRef st; /* the type of its elements in memory */
+};
+
+static struct lane_slot lane_slot(struct vz *v, LLVMTypeRef t)
+{
+    struct lane_slot s = {.t = t, .st = t};
+    unsigned long long bits = LLVMSizeOfTypeInBits(v->td, t);
+    if (bits != 8 * LLVMStoreSizeOfType(v->td, t))
+        s.st = LLVMIntTypeInContext(v->ctx, (unsigned)(8 * LLVMStoreSizeOfType(v->td, t)));
+    s.at = entry_slot(v, LLVMArrayType2(s.st, v->w));
+    return s;
+}
+
+static LLVMValueRef lane_slot_element(struct vz *v, const struct lane_slot *s, LLVMValueRef idx)
 {
     LLVMValueRef at[2] = {LLVMConstInt(v->i32, 0, 0), idx};
-    return LLVMBuildInBoundsGEP2(v->b, vt, slot, at, 2, "");
+    return LLVMBuildInBoundsGEP2(v->b, LLVMArrayType2(s->st, v->w), s->at, at, 2, "");
+}
+
+/* Stores the vector x of type <W x s->t> into s, a lane per element. */
+static void lane_slot_fill(struct vz *v, const struct lane_slot *s, LLVMValueRef x)
+{
+    if (s->st != s->t)
+        x = LLVMBuildZExt(v->b, x, LLVMVectorType(s->st, v->w), "");
+    LLVMValueRef st = LLVMBuildStore(v->b, x, s->at);
+    LLVMSetAlignment(st, (unsigned)LLVMABIAlignmentOfType(v->td, s->st));
+}
+
+static LLVMValueRef lane_slot_vector(struct vz *v, const struct lane_slot *s)
+{
+    LLVMValueRef x = LLVMBuildLoad2(v->b, LLVMVectorType(s->st, v->w), s->at, "");
+    LLVMSetAlignment(x, (unsigned)LLVMABIAlignmentOfType(v->td, s->st));
+    return s->st != s->t ? LLVMBuildTrunc(v->b, x, LLVMVectorType(s->t, v->w), "") : x;
+}
+
+static LLVMValueRef lane_slot_load(struct vz *v, const struct lane_slot *s, LLVMValueRef idx)
+{
+    LLVMValueRef x = LLVMBuildLoad2(v->b, s->st, lane_slot_element(v, s, idx), "");
+    return s->st != s->t ? LLVMBuildTrunc(v->b, x, s->t, "") : x;
+}
+
+static void lane_slot_store(struct vz *v, const struct lane_slot *s, LLVMValueRef idx,
+                            LLVMValueRef x)
+{
+    if (s->st != s->t)
+        x = LLVMBuildZExt(v->b, x, s->st, "");
+    LLVMBuildStore(v->b, x, lane_slot_element(v, s, idx));
 }
 
 /*
@@ -309,20 +359,20 @@ static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
     bool has_value = LLVMGetTypeKind(t) != LLVMVoidTypeKind;
     LLVMTypeRef vt = has_value ? vec_type(v, t) : NULL;
     unsigned n = (unsigned)LLVMGetNumOperands(i);
-    LLVMValueRef slots[n ? n : 1];
-    LLVMTypeRef slot_types[n ? n : 1];
+    struct lane_slot slots[n ? n : 1];
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
         struct vz_shape sh = vz_shape_of(v, op);
-        slots[k] = NULL;
+        slots[k].at = NULL;
         if (sh.kind == VZ_UNIFORM || sh.kind == VZ_UNKNOWN || sh.kind == VZ_CONTIGUOUS ||
             components(LLVMTypeOf(op)))
             continue;
-        slot_types[k] = vec_type(v, LLVMTypeOf(op));
-        slots[k] = entry_slot(v, slot_types[k]);
-        LLVMBuildStore(v->b, vector(v, op), slots[k]);
+        slots[k] = lane_slot(v, LLVMTypeOf(op));
+        lane_slot_fill(v, &slots[k], vector(v, op));
     }
-    LLVMValueRef result = has_value && !components(t) ? entry_slot(v, vt) : NULL;
+    struct lane_slot result = {0};
+    if (has_value && !components(t))
+        result = lane_slot(v, t);
 
     LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
     LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
@@ -334,22 +384,19 @@ static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
     LLVMPositionBuilderAtEnd(v->b, body);
     LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
     /* Aggregates' lanes (rare) are gathered in a phi instead. */
-    LLVMValueRef r = has_value && !result ? LLVMBuildPhi(v->b, vt, "") : NULL;
+    LLVMValueRef r = has_value && !result.at ? LLVMBuildPhi(v->b, vt, "") : NULL;
     LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
     LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
     LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
     LLVMValueRef x = LLVMInstructionClone(i);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
-        LLVMSetOperand(x, k,
-                       slots[k] ? LLVMBuildLoad2(v->b, LLVMTypeOf(op),
-                                                 slot_element(v, slot_types[k], slots[k], idx), "")
-                                : lane_of(v, op, idx));
+        LLVMSetOperand(x, k, slots[k].at ? lane_slot_load(v, &slots[k], idx) : lane_of(v, op, idx));
     }
     LLVMInsertIntoBuilder(v->b, x);
     LLVMValueRef now = NULL;
-    if (result)
-        LLVMBuildStore(v->b, x, slot_element(v, vt, result, idx));
+    if (result.at)
+        lane_slot_store(v, &result, idx, x);
     else if (has_value)
         now = set_lane(v, r, t, idx, x);
     LLVMValueRef rest =
@@ -363,8 +410,8 @@ static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
     LLVMPositionBuilderAtEnd(v->b, done);
     if (!has_value)
         return NULL;
-    if (result) /* inactive lanes: whatever the slot held (they are not used) */
-        return LLVMBuildLoad2(v->b, vt, result, "");
+    if (result.at) /* inactive lanes: whatever the slot held (they are not used) */
+        return lane_slot_vector(v, &result);
     LLVMValueRef r_in[2] = {LLVMGetPoison(vt), now};
     LLVMAddIncoming(r, r_in, left_from, 2);
     LLVMValueRef out = LLVMBuildPhi(v->b, vt, "");
