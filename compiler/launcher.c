@@ -23,6 +23,7 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -318,6 +319,9 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* Whether a launcher went through LLVM's pipelines in this process (lanes_launcher_warm_up). */
+static atomic_bool optimized_here;
+
 /*
  * A launcher's code, named by what it is made of: the module about to be
  * optimized (program, library and launcher) and how it is compiled. Programs
@@ -473,6 +477,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
                     out->loaded ? "loaded" : "in the disk cache");
         goto out;
     }
+    atomic_store(&optimized_here, true);
     if (lanes_host_run_passes(m, pipeline, !spec->dynamic, &error) != 0) {
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
@@ -817,4 +822,54 @@ lanes_launcher_fn lanes_launcher_load(const struct lanes_program_module *module,
                                       struct lanes_launcher *out, char **log)
 {
     return build(module, k, spec, out, false, log);
+}
+
+void lanes_launcher_warm_up(void)
+{
+    if (atomic_load(&optimized_here))
+        return;
+    /* A loop calling a library function on vectors: the kinds of code every launcher has. */
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("warm-up", ctx);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0), v8 = LLVMVectorType(f32, 8);
+    LLVMTypeRef sqrt_type = LLVMFunctionType(f32, &f32, 1, 0);
+    LLVMValueRef sqrt_fn = LLVMAddFunction(m, "sqrtf", sqrt_type);
+    LLVMTypeRef params[2] = {ptr, i64};
+    LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 2, 0);
+    LLVMValueRef f = LLVMAddFunction(m, "lanes.warm_up", ft);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, f, "entry");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(ctx, f, "body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, f, "done");
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, LLVMGetParam(f, 1), zero, ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef i = LLVMBuildPhi(b, i64, "i");
+    LLVMValueRef at = LLVMBuildGEP2(b, v8, LLVMGetParam(f, 0), &i, 1, "");
+    LLVMValueRef x = LLVMBuildLoad2(b, v8, at, "");
+    LLVMValueRef lane = LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0);
+    LLVMValueRef s = LLVMBuildCall2(
+        b, sqrt_type, sqrt_fn, (LLVMValueRef[]){LLVMBuildExtractElement(b, x, lane, "")}, 1, "");
+    LLVMBuildStore(b, LLVMBuildFMul(b, x, LLVMBuildInsertElement(b, x, s, lane, ""), ""), at);
+    LLVMValueRef next = LLVMBuildAdd(b, i, LLVMConstInt(i64, 1, 0), "");
+    LLVMAddIncoming(i, (LLVMValueRef[]){zero, next}, (LLVMBasicBlockRef[]){entry, body}, 2);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, LLVMGetParam(f, 1), ""), body, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    lanes_host_set_attributes(m);
+    const char *pipelines[] = {"default<O1>", "default<O3>"};
+    for (size_t p = 0; p < 2; p++) {
+        LLVMModuleRef copy = LLVMCloneModule(m);
+        char *error = NULL;
+        size_t size;
+        if (lanes_host_run_passes(copy, pipelines[p], p == 1, &error) == 0)
+            free(lanes_jit_emit_object(copy, LANES_CODEGEN_FULL, &size, &error));
+        free(error);
+        LLVMDisposeModule(copy);
+    }
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
 }

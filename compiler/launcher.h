@@ -36,6 +36,17 @@ lanes_launcher_fn lanes_launcher_build(const struct lanes_program_module *module
                                        struct lanes_launcher *out, char **log);
 
 /*
+ * Unless a launcher was optimized in this process already, compiles a small
+ * function with the pipelines and code generator that launchers use, for
+ * nothing: LLVM's function-local statics are then constructed, and their
+ * destructors registered as exit handlers, before whatever the caller
+ * registers next (runtime/ndrange.c's background compiler registers its
+ * exit handler after it, so that a compile running at exit finishes before
+ * those statics go).
+ */
+void lanes_launcher_warm_up(void);
+
+/*
  * lanes_launcher_build, except that it never compiles: the launcher comes
  * from this process's JIT or the disk cache, or NULL with *log NULL when
  * neither has it (*log non-NULL: it failed, as lanes_launcher_build would).

@@ -327,9 +327,12 @@ static void promote(cl_program program, struct lanes_launcher_entry *e)
     free(log); /* a failure leaves the shape on tier 0, which works */
 }
 
+static void stop_tiers(void);
+
 static void *tier_main(void *arg)
 {
     (void)arg;
+    unsigned jobs = 0;
     pthread_mutex_lock(&tier_lock);
     for (;;) {
         while (!tier_stopping && !tier_head)
@@ -348,13 +351,14 @@ static void *tier_main(void *arg)
         pthread_mutex_unlock(&tier_lock);
         lanes_program_release(job->program);
         free(job);
+        /* Statics a real job used first (rare passes, the bitcode reader) go after this too. */
+        if (++jobs <= 8)
+            atexit(stop_tiers);
         pthread_mutex_lock(&tier_lock);
     }
     pthread_mutex_unlock(&tier_lock);
     return NULL;
 }
-
-static void stop_tiers(void);
 
 /* Queues e's compile; false when it cannot be (out of memory, no thread, unloading). */
 static bool queue_promotion(cl_program program, struct lanes_launcher_entry *e)
@@ -369,10 +373,20 @@ static bool queue_promotion(cl_program program, struct lanes_launcher_entry *e)
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* LLVM recurses */
+        /*
+         * LLVM's function-local statics are destroyed by exit handlers
+         * registered when they were first used, newest first. A process
+         * that compiled nothing yet (its tier-0 code came from the disk
+         * cache) would construct them in the first background compile,
+         * after stop_tiers was registered: at exit they would go before it
+         * ran, under a compile still using them (a process that never
+         * exited, or crashed). So such a process compiles a warm-up here,
+         * once, on this thread, before registering stop_tiers.
+         */
+        lanes_launcher_warm_up();
+        atexit(stop_tiers);
         ok = tier_started = pthread_create(&tier_thread, &attr, tier_main, NULL) == 0;
         pthread_attr_destroy(&attr);
-        if (ok)
-            atexit(stop_tiers);
     }
     if (ok) {
         lanes_program_retain(program);
