@@ -872,4 +872,5 @@ void lanes_launcher_warm_up(void)
     }
     LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
+    atomic_store(&optimized_here, true);
 }

@@ -367,24 +367,24 @@ static bool queue_promotion(cl_program program, struct lanes_launcher_entry *e)
     if (!job)
         return false;
     *job = (struct tier_job){.program = program, .entry = e};
+    /*
+     * LLVM's function-local statics are destroyed by exit handlers
+     * registered when they were first used, newest first. A process that
+     * compiled nothing yet (its tier-0 code came from the disk cache) would
+     * construct them in the first background compile, after stop_tiers was
+     * registered: at exit they would go before it ran, under a compile
+     * still using them (a process that never exited, or crashed). So such a
+     * process compiles a warm-up first, once, on this thread and outside
+     * tier_lock (a no-op once a launcher was optimized here).
+     */
+    lanes_launcher_warm_up();
     pthread_mutex_lock(&tier_lock);
     bool ok = !tier_stopping;
     if (ok && !tier_started) {
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* LLVM recurses */
-        /*
-         * LLVM's function-local statics are destroyed by exit handlers
-         * registered when they were first used, newest first. A process
-         * that compiled nothing yet (its tier-0 code came from the disk
-         * cache) would construct them in the first background compile,
-         * after stop_tiers was registered: at exit they would go before it
-         * ran, under a compile still using them (a process that never
-         * exited, or crashed). So such a process compiles a warm-up here,
-         * once, on this thread, before registering stop_tiers.
-         */
-        lanes_launcher_warm_up();
-        atexit(stop_tiers);
+        atexit(stop_tiers);                                /* after the warm-up below */
         ok = tier_started = pthread_create(&tier_thread, &attr, tier_main, NULL) == 0;
         pthread_attr_destroy(&attr);
     }
