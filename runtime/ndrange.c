@@ -434,8 +434,9 @@ void lanes_ndrange_forget_background(cl_program program)
  * destructors run. LLVM's function-local statics (its pass registry)
  * are destroyed by exit handlers registered when they were first used,
  * which run before library destructors: so this also runs as an exit
- * handler registered when the thread starts (LLVM is in use by then), and
- * exit handlers run newest first.
+ * handler, registered when the thread starts (after LLVM was used, or a
+ * warm-up compile, in this process) and again after each of the first 8
+ * jobs, since exit handlers run newest first.
  */
 static void stop_tiers(void)
 {
