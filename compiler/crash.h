@@ -10,12 +10,14 @@ extern "C" {
 #endif
 
 /*
- * Runs fn(ctx) on this thread; false if it crashed (a signal such as
- * SIGSEGV, or an LLVM fatal error) and was abandoned where it was. What it
- * was building is then lost (leaked: its state cannot be trusted), and the
- * caller reports the crash as a failed build.
+ * Runs fn(ctx) on this thread; true if it returned. False if it crashed (a
+ * signal such as SIGSEGV, or an LLVM fatal error) and was abandoned where it
+ * was: `what` (if not NULL) then names the crash, as "SIGSEGV" or "an LLVM
+ * fatal error (exit code 1)". What it was building is lost (leaked: its
+ * state cannot be trusted), and the caller reports the crash as a failed
+ * build.
  */
-bool lanes_run_safely(void (*fn)(void *), void *ctx);
+bool lanes_run_safely(void (*fn)(void *), void *ctx, char what[64]);
 
 /*
  * Raises SIGSEGV when the environment variable LANES_CRASH_TEST names

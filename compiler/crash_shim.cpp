@@ -10,6 +10,7 @@
 #include <llvm/Support/CrashRecoveryContext.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -59,7 +60,7 @@ void leave()
 
 } // namespace
 
-bool lanes_run_safely(void (*fn)(void *), void *ctx)
+bool lanes_run_safely(void (*fn)(void *), void *ctx, char what[64])
 {
     // A signal on another thread while LLVM's handlers are in (the
     // application's own, or a kernel's) finds no recovery context there:
@@ -69,6 +70,15 @@ bool lanes_run_safely(void (*fn)(void *), void *ctx)
     llvm::CrashRecoveryContext crc;
     bool ok = crc.RunSafely([&] { fn(ctx); });
     leave();
+    if (!ok && what) {
+        // A signal's code is 128 + its number; an exit (report_fatal_error) keeps its own.
+        int sig = crc.RetCode - 128;
+        const char *name = sig > 0 ? sigabbrev_np(sig) : nullptr;
+        if (name)
+            std::snprintf(what, 64, "SIG%s", name);
+        else
+            std::snprintf(what, 64, "an LLVM fatal error (exit code %d)", crc.RetCode);
+    }
     return ok;
 }
 

@@ -7,6 +7,7 @@
 #include "host.h"
 
 #include "sha256.h"
+#include "frontend/frontend.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -20,7 +21,6 @@
 
 static struct lanes_host host;
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
-static pthread_once_t targets_once = PTHREAD_ONCE_INIT;
 
 /* True when the comma-separated LLVM feature list enables `feature`. */
 static bool has_feature(const char *features, const char *feature)
@@ -86,15 +86,9 @@ const char *lanes_isa_name(enum lanes_isa isa)
     return "SSE2";
 }
 
-static void init_targets(void)
-{
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
-}
-
 void lanes_host_init_targets(void)
 {
-    pthread_once(&targets_once, init_targets);
+    lanes_frontend_init_targets(); /* one registration for the process: frontend.h says why */
 }
 
 static pthread_key_t tm_key;

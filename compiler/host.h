@@ -35,7 +35,7 @@ const struct lanes_host *lanes_host(void);
 /* A short name of an ISA level for logs and device strings. */
 const char *lanes_isa_name(enum lanes_isa isa);
 
-/* Initializes LLVM's native target and assembly printer (once; thread-safe). */
+/* Initializes LLVM's native target and assembly printer (once; thread-safe; frontend.h). */
 void lanes_host_init_targets(void);
 
 /*

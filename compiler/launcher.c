@@ -598,12 +598,13 @@ static bool compile_safely(const struct lanes_program_module *module,
                            bool *refused, char **log)
 {
     struct safe_compile c = {.module = module, .k = k, .spec = spec, .out = out};
-    if (!lanes_run_safely(safe_compile, &c)) {
+    char crash[64];
+    if (!lanes_run_safely(safe_compile, &c, crash)) {
         *refused = false;
-        *log = format("lanes: kernel %s: the compiler crashed while compiling it for work-groups "
-                      "of %llu x %llu x %llu at width %u; the launch fails, the process goes on "
-                      "(please report the kernel)\n",
-                      k->name, (unsigned long long)spec->local_size[0],
+        *log = format("lanes: kernel %s: the compiler crashed (%s) while compiling it for "
+                      "work-groups of %llu x %llu x %llu at width %u; the launch fails, the "
+                      "process goes on (please report the kernel)\n",
+                      k->name, crash, (unsigned long long)spec->local_size[0],
                       (unsigned long long)spec->local_size[1],
                       (unsigned long long)spec->local_size[2], spec->width);
         return false;

@@ -477,14 +477,14 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
     return lanes_program_compile(source, size, NULL, 0, options, language, true, log);
 }
 
-/* A crash while compiling, as a build log. */
-static char *crash_log(const char *what)
+/* A crash while compiling, as a build log: while `doing`, with `crash` (the signal). */
+static char *crash_log(const char *doing, const char *crash)
 {
-    char buf[256];
+    char buf[320];
     snprintf(buf, sizeof buf,
-             "lanes: the compiler crashed while %s; the build failed, the process goes on "
+             "lanes: the compiler crashed (%s) while %s; the build failed, the process goes on "
              "(please report the source and options)\n",
-             what);
+             crash, doing);
     return strdup(buf);
 }
 
@@ -771,8 +771,9 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
                           .options = options,
                           .language = language,
                           .executable = executable};
-    if (!lanes_run_safely(safe_compile, &c)) {
-        *log = crash_log("compiling the program");
+    char crash[64];
+    if (!lanes_run_safely(safe_compile, &c, crash)) {
+        *log = crash_log("compiling the program", crash);
         return NULL;
     }
     *log = c.log;
@@ -784,8 +785,9 @@ struct lanes_program_module *lanes_program_link(const struct lanes_program_modul
                                                 const struct lanes_options *options, char **log)
 {
     struct safe_call c = {.inputs = inputs, .n = n, .executable = executable, .options = options};
-    if (!lanes_run_safely(safe_link, &c)) {
-        *log = crash_log("linking the program");
+    char crash[64];
+    if (!lanes_run_safely(safe_link, &c, crash)) {
+        *log = crash_log("linking the program", crash);
         return NULL;
     }
     *log = c.log;

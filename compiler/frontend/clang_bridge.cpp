@@ -26,10 +26,12 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
+#include <llvm-c/Target.h>
 
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <mutex>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -529,6 +531,15 @@ char *copy_string(const std::string &s)
 
 } // namespace
 
+extern "C" void lanes_frontend_init_targets(void)
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        LLVMInitializeNativeTarget();
+        LLVMInitializeNativeAsmPrinter();
+    });
+}
+
 extern "C" int lanes_frontend_compile(LLVMContextRef ctx, const struct lanes_frontend_request *req,
                                       struct lanes_frontend_result *out)
 {
@@ -543,6 +554,9 @@ extern "C" int lanes_frontend_compile(LLVMContextRef ctx, const struct lanes_fro
         return -1;
     }
 
+    // Clang's back-end step looks the target up (EmitBackendOutput): it must
+    // not race the registration on another thread (frontend.h).
+    lanes_frontend_init_targets();
     // Lets Clang notice deep recursion on this thread before it overflows.
     clang::noteBottomOfStack();
     std::string log;

@@ -51,6 +51,16 @@ struct lanes_frontend_result {
 int lanes_frontend_compile(LLVMContextRef ctx, const struct lanes_frontend_request *req,
                            struct lanes_frontend_result *out);
 
+/*
+ * Registers LLVM's native target and assembly printer, once per process:
+ * the only place Lanes does (compiler/host.h's lanes_host_init_targets
+ * calls it). LLVM's target registry has no lock, and Clang looks the target
+ * up in every compile, so lanes_frontend_compile registers first: a lookup
+ * racing a registration on another thread can find a target whose fields
+ * are not written yet and call through a null pointer.
+ */
+void lanes_frontend_init_targets(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -121,6 +121,31 @@ static const char address_space_kernel[] =
     "    g[i] = l[i];\n"
     "}\n";
 
+/*
+ * Clang looks LLVM's target up in every compile, and the registry has no
+ * lock: a compile must register the target before Clang runs, never leave
+ * it to another thread (a launch) that could be registering it while Clang
+ * reads the list. Runs first, in a process that has registered nothing.
+ */
+static void test_registers_targets_first(void **state)
+{
+    (void)state;
+    assert_null(LLVMGetFirstTarget());
+    LLVMContextRef ctx = LLVMContextCreate();
+    struct job job = {.source = address_space_kernel};
+    char *log;
+    LLVMModuleRef m = compile_ok(ctx, &job, &log);
+    free(log);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+    LLVMTargetRef target = NULL;
+    assert_int_equal(LLVMGetTargetFromTriple(triple, &target, &err), 0);
+    assert_true(LLVMTargetHasTargetMachine(target));
+    assert_true(LLVMTargetHasAsmBackend(target));
+    LLVMDisposeMessage(triple);
+}
+
 /* (a) OpenCL address spaces stay distinct and kernels carry their metadata. */
 static void test_address_spaces_and_metadata(void **state)
 {
@@ -551,6 +576,7 @@ static void test_two_threads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registers_targets_first), /* first: nothing registered yet */
         cmocka_unit_test(test_address_spaces_and_metadata),
         cmocka_unit_test(test_kernel_arg_info),
         cmocka_unit_test(test_syntax_error),
