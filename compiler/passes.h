@@ -33,4 +33,12 @@ void lanes_make_coroutine(LLVMValueRef sg);
  */
 void lanes_lower_generic(LLVMValueRef sg, bool coroutine);
 
+/*
+ * Atomics on __local memory (compiler/local_atomics.c): before the
+ * vectorizer, a generic pointer made from a __local one is cast back to
+ * __local; after it, those atomics become plain loads and stores.
+ */
+void lanes_localize_atomics(LLVMValueRef fn);
+void lanes_lower_local_atomics(LLVMValueRef fn);
+
 #endif

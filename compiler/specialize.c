@@ -539,6 +539,8 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     drop_large_unroll_counts(sg);
     if (rc == 0 && spec->width > 1) {
         rc = clean_up(m, log);
+        /* After clean_up's SROA: a pointer passed to an inlined function is no longer in memory. */
+        lanes_localize_atomics(sg);
         if (rc == 0 && lanes_vectorize(&sg, spec, log) != 0) {
             *refused = true;
             rc = -1;
@@ -546,6 +548,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     }
     if (rc == 0) {
         lower_lane(sg);
+        lanes_lower_local_atomics(sg);
         if (!*coroutine && spec->width > 1)
             lower_fences(sg, false);
         if (*coroutine)
