@@ -390,6 +390,61 @@ static void test_double(void)
     clReleaseProgram(p);
 }
 
+/*
+ * Exchanges on one location: the old values returned and the value left
+ * must be the initial value and every work-item's own, each once, whether
+ * every lane exchanges or only some (a sub-group's exchanges are combined
+ * into one, each lane getting the previous active lane's value).
+ */
+static const char chain_source[] = "kernel void chain(global int *x, global int *old, global "
+                                   "int *old2) {\n"
+                                   "    int g = (int)get_global_id(0);\n"
+                                   "    old[g] = atomic_xchg(&x[0], g + 1);\n"
+                                   "    old2[g] = -1;\n"
+                                   "    if (g % 3 != 0)\n"
+                                   "        old2[g] = atomic_xchg(&x[1], g + 1);\n"
+                                   "}\n";
+
+static int old2[GLOBAL];
+
+/* Whether old[i] for the i that `took` part, and `left`, are 0 and every i + 1 that took part. */
+static bool chain_ok(const int *olds, int left, bool every)
+{
+    static unsigned char seen[GLOBAL + 1];
+    memset(seen, 0, sizeof seen);
+    for (int i = 0; i < GLOBAL; i++) {
+        bool took = every || i % 3 != 0;
+        if (!took)
+            continue;
+        if (olds[i] < 0 || olds[i] > GLOBAL || seen[olds[i]]++)
+            return false;
+    }
+    if (left < 0 || left > GLOBAL || seen[left]++)
+        return false;
+    for (int i = 0; i <= GLOBAL; i++)
+        if (seen[i] != (i == 0 || every || (i - 1) % 3 != 0))
+            return false;
+    return true;
+}
+
+static void test_exchange_chain(void)
+{
+    cl_program p = kt_build(chain_source, "-cl-std=CL1.2");
+    int x[2] = {0, 0};
+    struct kt_arg args[] = {
+        {x, sizeof x, false}, {old, sizeof old, false}, {old2, sizeof old2, false}};
+    size_t local = LOCAL;
+    if (kt_run_local(p, "chain", GLOBAL, &local, args, 3) != CL_SUCCESS) {
+        KT_FAIL("chain did not run");
+    } else {
+        if (!chain_ok(old, x[0], true))
+            KT_FAIL("atomic_xchg by every work-item: old values and %d are not a chain", x[0]);
+        if (!chain_ok(old2, x[1], false))
+            KT_FAIL("atomic_xchg by two in three: old values and %d are not a chain", x[1]);
+    }
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     kt_setup();
@@ -398,6 +453,7 @@ int main(void)
     test_legacy();
     test_c11();
     test_double();
+    test_exchange_chain();
     printf("atomics: %d work-items in work-groups of %d, %d failure(s)\n", GLOBAL, LOCAL,
            kt_failures);
     return kt_teardown();

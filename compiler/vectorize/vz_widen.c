@@ -1285,6 +1285,124 @@ static LLVMValueRef widen_vector_op(struct vz *v, LLVMValueRef i)
     return r;
 }
 
+/* a op b for atomicrmw operation `op` (scalars or vectors of integers). */
+static LLVMValueRef combine(struct vz *v, LLVMAtomicRMWBinOp op, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMIntPredicate keep_a;
+    switch (op) {
+    case LLVMAtomicRMWBinOpXchg: return b;
+    case LLVMAtomicRMWBinOpAdd:
+    case LLVMAtomicRMWBinOpSub: return LLVMBuildAdd(v->b, a, b, ""); /* the sum is subtracted */
+    case LLVMAtomicRMWBinOpAnd: return LLVMBuildAnd(v->b, a, b, "");
+    case LLVMAtomicRMWBinOpOr: return LLVMBuildOr(v->b, a, b, "");
+    case LLVMAtomicRMWBinOpXor: return LLVMBuildXor(v->b, a, b, "");
+    case LLVMAtomicRMWBinOpMax: keep_a = LLVMIntSGT; break;
+    case LLVMAtomicRMWBinOpMin: keep_a = LLVMIntSLT; break;
+    case LLVMAtomicRMWBinOpUMax: keep_a = LLVMIntUGT; break;
+    default: keep_a = LLVMIntULT; break; /* umin */
+    }
+    return LLVMBuildSelect(v->b, LLVMBuildICmp(v->b, keep_a, a, b, ""), a, b, "");
+}
+
+/*
+ * An integer atomicrmw at a uniform address, as one atomic for the whole
+ * sub-group (a counter every lane bumps, the CTS's exchanges on one
+ * location): a loop over the active lanes in lane order combines their
+ * operands with plain instructions, keeping what the lanes before each one
+ * combined; one atomicrmw applies the combination; each lane's result is
+ * the old value combined with what the lanes before it brought (for an
+ * exchange: the previous active lane's operand, the old value for the
+ * first). Memory and every lane's result are exactly those of the lanes
+ * running one after another with no other access between them, an order
+ * the memory model allows, so results match width 1; the CPU makes one
+ * locked operation instead of W. Float operations stay in the lane loop:
+ * combining their operands first would round differently. NULL when `i`
+ * is not such an atomic.
+ */
+static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
+{
+    LLVMValueRef p = LLVMGetOperand(i, 0), x = LLVMGetOperand(i, 1);
+    LLVMTypeRef t = LLVMTypeOf(x);
+    if (vz_shape_of(v, p).kind != VZ_UNIFORM || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(t) > 64)
+        return NULL;
+    unsigned width = LLVMGetIntTypeWidth(t);
+    unsigned long long sign = 1ull << (width - 1);
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
+    LLVMValueRef identity;
+    switch (op) {
+    case LLVMAtomicRMWBinOpXchg: /* no identity: the first lane's result is the old value */
+    case LLVMAtomicRMWBinOpAdd:
+    case LLVMAtomicRMWBinOpSub:
+    case LLVMAtomicRMWBinOpOr:
+    case LLVMAtomicRMWBinOpXor:
+    case LLVMAtomicRMWBinOpUMax: identity = LLVMConstNull(t); break;
+    case LLVMAtomicRMWBinOpAnd:
+    case LLVMAtomicRMWBinOpUMin: identity = LLVMConstAllOnes(t); break;
+    case LLVMAtomicRMWBinOpMax: identity = LLVMConstInt(t, sign, 0); break;
+    case LLVMAtomicRMWBinOpMin: identity = LLVMConstInt(t, sign - 1, 0); break;
+    default: return NULL;
+    }
+    struct vz_shape xs = vz_shape_of(v, x);
+    struct lane_slot operand = {0};
+    if (xs.kind == VZ_VARYING) {
+        operand = lane_slot(v, t);
+        lane_slot_fill(v, &operand, vector(v, x));
+    }
+    struct lane_slot before = lane_slot(v, t); /* what the lanes before each one combined */
+
+    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
+    LLVMValueRef m = mask(v);
+    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
+    LLVMValueRef zero = LLVMConstNull(bits_t);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(v->b);
+    LLVMBasicBlockRef body = new_block(v, "vz.combine"), last = new_block(v, "vz.combined");
+    LLVMBasicBlockRef done = new_block(v, "vz.combine.done");
+    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, bits, zero, ""), body, done);
+
+    LLVMPositionBuilderAtEnd(v->b, body);
+    LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
+    LLVMValueRef acc = LLVMBuildPhi(v->b, t, "combined");
+    LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
+    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
+    LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+    LLVMValueRef xl = operand.at ? lane_slot_load(v, &operand, idx) : lane_of(v, x, idx);
+    lane_slot_store(v, &before, idx, acc);
+    LLVMValueRef next = combine(v, op, acc, xl);
+    LLVMValueRef rest =
+        LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
+    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, rest, zero, ""), body, last);
+    LLVMValueRef left_in[2] = {bits, rest}, acc_in[2] = {identity, next};
+    LLVMBasicBlockRef in_from[2] = {from, body};
+    LLVMAddIncoming(left, left_in, in_from, 2);
+    LLVMAddIncoming(acc, acc_in, in_from, 2);
+
+    LLVMPositionBuilderAtEnd(v->b, last);
+    LLVMValueRef a = LLVMInstructionClone(i); /* its ordering, scope, alignment, volatility */
+    LLVMSetOperand(a, 0, scalar(v, p));
+    LLVMSetOperand(a, 1, next);
+    LLVMInsertIntoBuilder(v->b, a);
+    LLVMBuildBr(v->b, done);
+
+    LLVMPositionBuilderAtEnd(v->b, done);
+    LLVMValueRef old = LLVMBuildPhi(v->b, t, "");
+    LLVMValueRef old_in[2] = {LLVMGetPoison(t), a};
+    LLVMBasicBlockRef old_from[2] = {from, last};
+    LLVMAddIncoming(old, old_in, old_from, 2);
+    LLVMValueRef prior = lane_slot_vector(v, &before); /* inactive lanes: unused */
+    if (op == LLVMAtomicRMWBinOpXchg) {
+        LLVMValueRef first_args[2] = {bits, LLVMConstInt(v->i1, 0, 0)};
+        LLVMValueRef first = intrinsic(v, "llvm.cttz", &bits_t, 1, first_args, 2);
+        first = LLVMBuildIntCast2(v->b, first, v->i32, 0, "");
+        LLVMValueRef is_first =
+            LLVMBuildICmp(v->b, LLVMIntEQ, iota(v, v->i32, 1), splat(v, first), "");
+        return LLVMBuildSelect(v->b, is_first, splat(v, old), prior, "");
+    }
+    if (op == LLVMAtomicRMWBinOpSub)
+        return LLVMBuildSub(v->b, splat(v, old), prior, "");
+    return combine(v, op, splat(v, old), prior);
+}
+
 /* The vector form of a varying instruction. */
 static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
 {
@@ -1293,7 +1411,10 @@ static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
     case LLVMLoad: return widen_load(v, i);
     case LLVMStore: widen_store(v, i); return NULL;
     case LLVMCall: return widen_call(v, i);
-    case LLVMAtomicRMW:
+    case LLVMAtomicRMW: {
+        LLVMValueRef r = combined_atomic(v, i);
+        return r ? r : per_lane(v, i, true);
+    }
     case LLVMAtomicCmpXchg: return per_lane(v, i, true);
     case LLVMGetElementPtr: {
         unsigned n = (unsigned)LLVMGetNumOperands(i);
