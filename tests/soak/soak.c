@@ -6,8 +6,13 @@
  * a host reference, transfers, maps, user events, markers, callbacks, whole
  * contexts made and dropped) for a given time, through the ICD loader.
  * Nothing may be lost: every result is checked, every callback must arrive,
- * and on runs of a minute or more the resident memory must stop growing
- * (the second half may not add more than a bound to the first half's peak).
+ * and on runs of a minute or more memory must stop growing: the heap in use
+ * at the end, once everything is released, and the resident memory the
+ * allocator's free space does not explain, may not pass the first half's
+ * peak by more than a bound. Resident memory alone is no measure of a leak:
+ * compiles on several application threads leave each thread's glibc arena
+ * with free space in scattered pages (an hour's run: three arenas of about
+ * 44 MiB, about 30 MiB in use).
  *
  *   soak [--seconds S] [--threads T] [--seed S]
  *
@@ -15,6 +20,7 @@
  */
 #include <CL/cl.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -62,6 +68,14 @@ static long rss_kib(void)
         fclose(f);
     }
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* The heap in use (every arena and the chunks mapped alone), and the arenas' free space, in KiB. */
+static void heap_kib(long *in_use, long *free_space)
+{
+    struct mallinfo2 m = mallinfo2();
+    *in_use = (long)((m.uordblks + m.hblkhd) / 1024);
+    *free_space = (long)(m.fordblks / 1024);
 }
 
 static uint32_t next(uint64_t *s)
@@ -263,24 +277,23 @@ int main(int argc, char **argv)
     double start = now();
     for (unsigned i = 0; i < threads; i++)
         pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)(seed * 64 + i));
-    /* Resident memory at half time and at the end; a line a minute. */
-    long half = 0, peak_first = 0;
+    /* The first half's peaks; a line a minute. */
+    long peak_heap = 0, peak_held = 0;
     double last_line = start;
     while (now() - start < seconds && !atomic_load(&failed)) {
         usleep(200000);
-        long r = rss_kib();
+        long r = rss_kib(), heap, free_space;
+        heap_kib(&heap, &free_space);
         if (now() - start < seconds / 2) {
-            if (r > peak_first)
-                peak_first = r;
-        } else if (!half) {
-            half = r;
+            peak_heap = heap > peak_heap ? heap : peak_heap;
+            peak_held = r - free_space > peak_held ? r - free_space : peak_held;
         }
         if (now() - last_line >= 60) {
             last_line = now();
             printf("soak: %.0f s: %" PRIuFAST64 " launches, %" PRIuFAST64 " builds, %" PRIuFAST64
-                   " contexts, resident %ld MiB\n",
+                   " contexts, resident %ld MiB, heap in use %ld MiB, arenas' free space %ld MiB\n",
                    now() - start, atomic_load(&launches), atomic_load(&builds),
-                   atomic_load(&contexts), r / 1024);
+                   atomic_load(&contexts), r / 1024, heap / 1024, free_space / 1024);
             fflush(stdout);
         }
     }
@@ -289,24 +302,34 @@ int main(int argc, char **argv)
     /* Callbacks run on Lanes' workers, after the command: give the last ones a moment. */
     for (int i = 0; i < 5000 && atomic_load(&callbacks_ran) < atomic_load(&callbacks_set); i++)
         usleep(1000);
-    long end_rss = rss_kib();
+    long end_rss = rss_kib(), end_heap, end_free;
+    heap_kib(&end_heap, &end_free);
     if (atomic_load(&callbacks_ran) != atomic_load(&callbacks_set))
         FAIL("%" PRIuFAST64 " callbacks set, %" PRIuFAST64 " ran", atomic_load(&callbacks_set),
              atomic_load(&callbacks_ran));
     /*
-     * The second half may not grow past the first half's peak by more than
-     * 64 MiB. Checked on runs of a minute or more only: before that, the
-     * first half is warm-up (JIT code, arenas, caches, a sanitizer's
-     * quarantine).
+     * Everything is released at the end: the heap in use may not pass the
+     * first half's peak (which counts compiles in flight) by more than 16
+     * MiB, nor resident memory less the arenas' free space (JIT code is
+     * mapped outside the heap) its peak by more than 64 MiB. Checked on
+     * runs of a minute or more only: before that, the first half is warm-up
+     * (JIT code, arenas, caches, a sanitizer's quarantine).
      */
-    if (seconds >= 60 && peak_first && end_rss > peak_first + 64 * 1024)
-        FAIL("resident memory grew from %ld MiB (first half's peak) to %ld MiB", peak_first / 1024,
-             end_rss / 1024);
+    if (seconds >= 60 && peak_heap && end_heap > peak_heap + 16 * 1024)
+        FAIL("the heap in use grew from %ld MiB (first half's peak) to %ld MiB", peak_heap / 1024,
+             end_heap / 1024);
+    if (seconds >= 60 && peak_held && end_rss - end_free > peak_held + 64 * 1024)
+        FAIL("resident memory less the arenas' free space grew from %ld MiB (first half's peak) "
+             "to %ld MiB",
+             peak_held / 1024, (end_rss - end_free) / 1024);
     printf("soak: %.0f s, %u threads: %" PRIuFAST64 " launches checked, %" PRIuFAST64
            " transfers, %" PRIuFAST64 " builds, %" PRIuFAST64 " contexts, %" PRIuFAST64
-           " callbacks; resident %ld MiB at the first half's peak, %ld MiB at the end: %s\n",
+           " callbacks; heap in use %ld MiB at the first half's peak, %ld MiB at the end; "
+           "resident less free space %ld MiB at the first half's peak, %ld MiB at the end "
+           "(resident %ld MiB): %s\n",
            now() - start, threads, atomic_load(&launches), atomic_load(&transfers),
            atomic_load(&builds), atomic_load(&contexts), atomic_load(&callbacks_ran),
-           peak_first / 1024, end_rss / 1024, atomic_load(&failed) ? "FAILED" : "ok");
+           peak_heap / 1024, end_heap / 1024, peak_held / 1024, (end_rss - end_free) / 1024,
+           end_rss / 1024, atomic_load(&failed) ? "FAILED" : "ok");
     return atomic_load(&failed) ? 1 : 0;
 }
