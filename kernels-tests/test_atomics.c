@@ -394,16 +394,22 @@ static void test_double(void)
  * Exchanges on one location: the old values returned and the value left
  * must be the initial value and every work-item's own, each once, whether
  * every lane exchanges or only some (a sub-group's exchanges are combined
- * into one, each lane getting the previous active lane's value).
+ * into one, each lane getting the previous active lane's value). With the
+ * same operand in every work-item (combined without a loop), exactly one
+ * work-item sees the initial value of a max, an or or an exchange.
  */
-static const char chain_source[] = "kernel void chain(global int *x, global int *old, global "
-                                   "int *old2) {\n"
-                                   "    int g = (int)get_global_id(0);\n"
-                                   "    old[g] = atomic_xchg(&x[0], g + 1);\n"
-                                   "    old2[g] = -1;\n"
-                                   "    if (g % 3 != 0)\n"
-                                   "        old2[g] = atomic_xchg(&x[1], g + 1);\n"
-                                   "}\n";
+static const char chain_source[] =
+    "kernel void chain(global int *x, global int *old, global int *old2) {\n"
+    "    int g = (int)get_global_id(0);\n"
+    "    old[g] = atomic_xchg(&x[0], g + 1);\n"
+    "    old2[g] = -1;\n"
+    "    if (g % 3 != 0)\n"
+    "        old2[g] = atomic_xchg(&x[1], g + 1);\n"
+    "    if (atomic_max(&x[2], 7) == 5) atomic_inc(&x[4]);\n"
+    "    if (atomic_or(&x[3], 4) == 1) atomic_inc(&x[5]);\n"
+    "    if (atomic_xchg(&x[6], 9) == 3) atomic_inc(&x[7]);\n"
+    "    if (g % 5 == 0) atomic_sub(&x[8], 2);\n"
+    "}\n";
 
 static int old2[GLOBAL];
 
@@ -430,7 +436,7 @@ static bool chain_ok(const int *olds, int left, bool every)
 static void test_exchange_chain(void)
 {
     cl_program p = kt_build(chain_source, "-cl-std=CL1.2");
-    int x[2] = {0, 0};
+    int x[9] = {0, 0, 5, 1, 0, 0, 3, 0, 0};
     struct kt_arg args[] = {
         {x, sizeof x, false}, {old, sizeof old, false}, {old2, sizeof old2, false}};
     size_t local = LOCAL;
@@ -441,6 +447,13 @@ static void test_exchange_chain(void)
             KT_FAIL("atomic_xchg by every work-item: old values and %d are not a chain", x[0]);
         if (!chain_ok(old2, x[1], false))
             KT_FAIL("atomic_xchg by two in three: old values and %d are not a chain", x[1]);
+        EXPECT("atomic_max (same operand)", x[2], 7);
+        EXPECT("work-items seeing atomic_max's initial value", x[4], 1);
+        EXPECT("atomic_or (same operand)", x[3], 5);
+        EXPECT("work-items seeing atomic_or's initial value", x[5], 1);
+        EXPECT("atomic_xchg (same operand)", x[6], 9);
+        EXPECT("work-items seeing atomic_xchg's initial value", x[7], 1);
+        EXPECT("atomic_sub by one in five", x[8], -2 * ((GLOBAL + 4) / 5));
     }
     clReleaseProgram(p);
 }

@@ -1319,6 +1319,51 @@ static LLVMValueRef combine(struct vz *v, LLVMAtomicRMWBinOp op, LLVMValueRef a,
  * combining their operands first would round differently. NULL when `i`
  * is not such an atomic.
  */
+/*
+ * combined_atomic with the same operand `x` in every lane (atomic_inc):
+ * no loop. The lanes before lane l are the active bits below it; an add
+ * of x by each of n lanes is one add of n * x, and lane l's old value is
+ * the old value plus x times the active lanes below it. For and, or, the
+ * minima and maxima, the first active lane sees the old value and every
+ * later one the old value combined with x once (applying x again changes
+ * nothing); an exchange leaves x, and later lanes see x.
+ */
+static LLVMValueRef combined_uniform_atomic(struct vz *v, LLVMValueRef i, LLVMAtomicRMWBinOp op,
+                                            LLVMValueRef identity)
+{
+    LLVMValueRef p = scalar(v, LLVMGetOperand(i, 0)), x = scalar(v, LLVMGetOperand(i, 1));
+    LLVMTypeRef t = LLVMTypeOf(x), bits_t = LLVMIntTypeInContext(v->ctx, v->w);
+    LLVMTypeRef bits_vt = LLVMVectorType(bits_t, v->w), vt = LLVMVectorType(t, v->w);
+    LLVMValueRef m = mask(v);
+    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
+    LLVMValueRef lower[v->w]; /* lane l: the bits of the lanes before it */
+    for (unsigned l = 0; l < v->w; l++)
+        lower[l] = LLVMConstInt(bits_t, l ? (~0ull >> (64 - l)) : 0, 0);
+    LLVMValueRef below = LLVMBuildAnd(v->b, splat(v, bits), LLVMConstVector(lower, v->w), "");
+    LLVMValueRef total = x, prior = NULL;
+    LLVMValueRef is_first = LLVMBuildICmp(v->b, LLVMIntEQ, below, LLVMConstNull(bits_vt), "");
+    if (op == LLVMAtomicRMWBinOpAdd || op == LLVMAtomicRMWBinOpSub) {
+        LLVMValueRef n = intrinsic(v, "llvm.ctpop", &bits_t, 1, &bits, 1);
+        total = LLVMBuildMul(v->b, x, LLVMBuildIntCast2(v->b, n, t, 0, ""), "");
+        LLVMValueRef rank = intrinsic(v, "llvm.ctpop", &bits_vt, 1, &below, 1);
+        prior = LLVMBuildMul(v->b, splat(v, x), LLVMBuildIntCast2(v->b, rank, vt, 0, ""), "");
+    } else if (op != LLVMAtomicRMWBinOpXchg) {
+        prior = LLVMBuildSelect(v->b, is_first, splat(v, identity), splat(v, x), "");
+    }
+    struct guard g =
+        guard_begin(v, LLVMBuildICmp(v->b, LLVMIntNE, bits, LLVMConstNull(bits_t), ""));
+    LLVMValueRef a = LLVMInstructionClone(i); /* its ordering, scope, alignment, volatility */
+    LLVMSetOperand(a, 0, p);
+    LLVMSetOperand(a, 1, total);
+    LLVMInsertIntoBuilder(v->b, a);
+    LLVMValueRef old = splat(v, guard_end(v, &g, a, LLVMGetPoison(t)));
+    if (op == LLVMAtomicRMWBinOpXchg)
+        return LLVMBuildSelect(v->b, is_first, old, splat(v, x), "");
+    if (op == LLVMAtomicRMWBinOpSub)
+        return LLVMBuildSub(v->b, old, prior, "");
+    return combine(v, op, old, prior);
+}
+
 static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
 {
     LLVMValueRef p = LLVMGetOperand(i, 0), x = LLVMGetOperand(i, 1);
@@ -1344,6 +1389,8 @@ static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
     default: return NULL;
     }
     struct vz_shape xs = vz_shape_of(v, x);
+    if (xs.kind == VZ_UNIFORM && op != LLVMAtomicRMWBinOpXor)
+        return combined_uniform_atomic(v, i, op, identity);
     struct lane_slot operand = {0};
     if (xs.kind == VZ_VARYING) {
         operand = lane_slot(v, t);
