@@ -1450,6 +1450,104 @@ static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
     return combine(v, op, splat(v, old), prior);
 }
 
+/*
+ * A cmpxchg at a uniform address, as at most one for the whole sub-group
+ * (a compare-exchange loop on one location): one atomic load of the value,
+ * then the active lanes' compare-exchanges played in lane order on it with
+ * plain instructions (each lane's old value and success kept in slots);
+ * if some lane succeeded, one cmpxchg of the loaded value for the final
+ * one, and when another thread changed the location in between, again
+ * from the value that cmpxchg saw. Each lane's result is what it would
+ * have seen with the lanes running one after another with nothing
+ * between them, an order the memory model allows, so results match width
+ * 1; a weak compare-exchange, allowed to fail spuriously, simply does not.
+ * NULL when the address is not uniform.
+ */
+static LLVMValueRef combined_cmpxchg(struct vz *v, LLVMValueRef i)
+{
+    LLVMValueRef p = LLVMGetOperand(i, 0), want = LLVMGetOperand(i, 1), x = LLVMGetOperand(i, 2);
+    if (vz_shape_of(v, p).kind != VZ_UNIFORM)
+        return NULL;
+    LLVMTypeRef t = LLVMTypeOf(x);
+    struct lane_slot want_slot = {0}, x_slot = {0};
+    if (vz_shape_of(v, want).kind == VZ_VARYING) {
+        want_slot = lane_slot(v, t);
+        lane_slot_fill(v, &want_slot, vector(v, want));
+    }
+    if (vz_shape_of(v, x).kind == VZ_VARYING) {
+        x_slot = lane_slot(v, t);
+        lane_slot_fill(v, &x_slot, vector(v, x));
+    }
+    struct lane_slot olds = lane_slot(v, t), oks = lane_slot(v, v->i1);
+    LLVMValueRef ptr = scalar(v, p);
+
+    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
+    LLVMValueRef m = mask(v);
+    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
+    LLVMValueRef zero = LLVMConstNull(bits_t);
+    LLVMBasicBlockRef start = new_block(v, "vz.cas"), retry = new_block(v, "vz.cas.retry");
+    LLVMBasicBlockRef body = new_block(v, "vz.cas.lane"), played = new_block(v, "vz.cas.played");
+    LLVMBasicBlockRef write = new_block(v, "vz.cas.write"), done = new_block(v, "vz.cas.done");
+    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, bits, zero, ""), start, done);
+
+    LLVMPositionBuilderAtEnd(v->b, start);
+    LLVMValueRef first = LLVMBuildLoad2(v->b, t, ptr, "");
+    LLVMSetOrdering(first, LLVMGetCmpXchgFailureOrdering(i));
+    LLVMSetAlignment(first, LLVMGetAlignment(i));
+    LLVMSetVolatile(first, LLVMGetVolatile(i));
+    LLVMBuildBr(v->b, retry);
+
+    LLVMPositionBuilderAtEnd(v->b, retry);
+    LLVMValueRef cur = LLVMBuildPhi(v->b, t, "cas.cur");
+    LLVMBuildBr(v->b, body);
+
+    LLVMPositionBuilderAtEnd(v->b, body);
+    LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
+    LLVMValueRef now = LLVMBuildPhi(v->b, t, "cas.now");
+    LLVMValueRef any = LLVMBuildPhi(v->b, v->i1, "cas.any");
+    LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
+    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
+    LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+    LLVMValueRef wl = want_slot.at ? lane_slot_load(v, &want_slot, idx) : lane_of(v, want, idx);
+    LLVMValueRef xl = x_slot.at ? lane_slot_load(v, &x_slot, idx) : lane_of(v, x, idx);
+    LLVMValueRef ok = LLVMBuildICmp(v->b, LLVMIntEQ, now, wl, "");
+    lane_slot_store(v, &olds, idx, now);
+    lane_slot_store(v, &oks, idx, ok);
+    LLVMValueRef next = LLVMBuildSelect(v->b, ok, xl, now, "");
+    LLVMValueRef any_next = LLVMBuildOr(v->b, any, ok, "");
+    LLVMValueRef rest =
+        LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
+    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, rest, zero, ""), body, played);
+    LLVMBasicBlockRef body_from[2] = {retry, body};
+    LLVMValueRef left_in[2] = {bits, rest}, now_in[2] = {cur, next};
+    LLVMValueRef any_in[2] = {LLVMConstInt(v->i1, 0, 0), any_next};
+    LLVMAddIncoming(left, left_in, body_from, 2);
+    LLVMAddIncoming(now, now_in, body_from, 2);
+    LLVMAddIncoming(any, any_in, body_from, 2);
+
+    /* No lane succeeded: every lane failed on the value loaded, and nothing is written. */
+    LLVMPositionBuilderAtEnd(v->b, played);
+    LLVMBuildCondBr(v->b, any_next, write, done);
+
+    LLVMPositionBuilderAtEnd(v->b, write);
+    LLVMValueRef a = LLVMInstructionClone(i); /* its orderings, scope, alignment, volatility */
+    LLVMSetOperand(a, 0, ptr);
+    LLVMSetOperand(a, 1, cur);
+    LLVMSetOperand(a, 2, next);
+    LLVMSetWeak(a, 0);
+    LLVMInsertIntoBuilder(v->b, a);
+    LLVMValueRef seen = LLVMBuildExtractValue(v->b, a, 0, "");
+    LLVMBuildCondBr(v->b, LLVMBuildExtractValue(v->b, a, 1, ""), done, retry);
+    LLVMValueRef cur_in[2] = {first, seen};
+    LLVMBasicBlockRef cur_from[2] = {start, write};
+    LLVMAddIncoming(cur, cur_in, cur_from, 2);
+
+    LLVMPositionBuilderAtEnd(v->b, done);
+    LLVMValueRef r = LLVMGetPoison(vec_type(v, LLVMTypeOf(i))); /* inactive lanes: unused */
+    r = LLVMBuildInsertValue(v->b, r, lane_slot_vector(v, &olds), 0, "");
+    return LLVMBuildInsertValue(v->b, r, lane_slot_vector(v, &oks), 1, "");
+}
+
 /* The vector form of a varying instruction. */
 static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
 {
@@ -1462,7 +1560,10 @@ static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
         LLVMValueRef r = combined_atomic(v, i);
         return r ? r : per_lane(v, i, true);
     }
-    case LLVMAtomicCmpXchg: return per_lane(v, i, true);
+    case LLVMAtomicCmpXchg: {
+        LLVMValueRef r = combined_cmpxchg(v, i);
+        return r ? r : per_lane(v, i, true);
+    }
     case LLVMGetElementPtr: {
         unsigned n = (unsigned)LLVMGetNumOperands(i);
         LLVMValueRef ops[n];
