@@ -288,17 +288,70 @@ static bool drop_redundant_conjunct(LLVMValueRef i)
     return true;
 }
 
+/* Whether an and, or, xor or select of lane masks uses `v`. */
+static bool used_in_mask_logic(LLVMValueRef v)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || !is_mask(user))
+            continue;
+        LLVMOpcode op = LLVMGetInstructionOpcode(user);
+        if (op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMSelect)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * A lane mask made from an integer (`bitcast i8 %x to <8 x i1>`) that
+ * logic operations combine: with AVX-512, LLVM 19's x86 DAG combiner can
+ * move that logic between the integer and the mask registers and back
+ * without end (LLVM's issue 123333, fixed in LLVM 20; difftest's seed
+ * 145 at W = 8 with its atomics in blocks of their own: a barrier kernel
+ * whose masks come back from the coroutine frame as bytes of a wider
+ * load). The integer goes through a stack slot instead, stored and loaded
+ * as the mask (volatile, so that the combiner cannot forward the store
+ * into a bitcast again): a byte store and a kmov load, in code that was
+ * moving masks through integers anyway. `slots` holds one slot per
+ * width, made at the function's entry when first needed.
+ */
+static bool load_mask_through_memory(LLVMBuilderRef b, LLVMValueRef i, LLVMValueRef slots[65])
+{
+    if (LLVMGetInstructionOpcode(i) != LLVMBitCast || !is_mask(i) || !used_in_mask_logic(i))
+        return false;
+    LLVMValueRef x = LLVMGetOperand(i, 0);
+    LLVMTypeRef t = LLVMTypeOf(x);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64)
+        return false;
+    unsigned n = LLVMGetIntTypeWidth(t);
+    if (!slots[n]) {
+        LLVMBasicBlockRef entry =
+            LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)));
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        slots[n] = LLVMBuildAlloca(b, t, "lanes.mask.slot");
+    }
+    LLVMPositionBuilderBefore(b, i);
+    LLVMSetVolatile(LLVMBuildStore(b, x, slots[n]), 1);
+    LLVMValueRef mask = LLVMBuildLoad2(b, LLVMTypeOf(i), slots[n], "");
+    LLVMSetVolatile(mask, 1);
+    LLVMReplaceAllUsesWith(i, mask);
+    LLVMInstructionEraseFromParent(i);
+    return true;
+}
+
 void lanes_host_avoid_codegen_bugs(LLVMModuleRef m)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMValueRef slots[65] = {0};
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
                 next = LLVMGetNextInstruction(i);
                 if (LLVMGetInstructionOpcode(i) == LLVMShuffleVector)
                     rewrite_mask_shuffle(b, i);
-                else
+                else if (!load_mask_through_memory(b, i, slots))
                     drop_redundant_conjunct(i);
             }
+    }
     LLVMDisposeBuilder(b);
 }

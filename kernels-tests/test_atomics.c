@@ -458,6 +458,77 @@ static void test_exchange_chain(void)
     clReleaseProgram(p);
 }
 
+/*
+ * Bitmaps: each work-item sets and clears its own bit of a word that the
+ * work-items of its sub-group share (the CTS's fetch_orand and fetch_xor2),
+ * so the addresses are varying but the same in every lane when it runs: one
+ * combined atomic for the sub-group, chosen at run time. Every old value
+ * must show the work-item's bit as it left it. Bytes of 8 bits shared by
+ * fewer lanes than a sub-group take the lane loop at W > 8; a half of the
+ * lanes (odd ones) and 64-bit words cover partial masks and wide types.
+ */
+enum { WORDS = GLOBAL / 32 };
+static const char bitmap_source[] =
+    "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
+    "kernel void bitmap(global uint *w, global int *wrong, global ulong *wl, int iters) {\n"
+    "    int g = (int)get_global_id(0), c = 0;\n"
+    "    uint bit = 1u << (g % 32);\n"
+    "    global uint *a = w + g / 32, *b = w + WORDS + g / 32;\n"
+    "    for (int i = 0; i < iters; i++) {\n"
+    "        if (atomic_or(a, bit) & bit) c++;\n"
+    "        if (!(atomic_and(a, ~bit) & bit)) c++;\n"
+    "        if (atomic_xor(b, bit) & bit) c++;\n"
+    "        if (!(atomic_xor(b, bit) & bit)) c++;\n"
+    "    }\n"
+    "    wrong[g] = c;\n"
+    "    if (g & 1)\n"
+    "        atomic_or(&w[2 * WORDS + g / 32], bit);\n"
+    "    if (g % 3 == 0)\n"
+    "        atomic_or(&w[3 * WORDS + g / 8], 1u << (g % 8));\n"
+    "    atom_or(&wl[g / 64], 1ul << (g % 64));\n"
+    "}\n";
+
+static void test_bitmap(void)
+{
+    char options[64];
+    snprintf(options, sizeof options, "-cl-std=CL1.2 -DWORDS=%d", WORDS);
+    cl_program p = kt_build(bitmap_source, options);
+    static uint32_t w[3 * WORDS + GLOBAL / 8];
+    static uint64_t wl[GLOBAL / 64];
+    memset(w, 0, sizeof w);
+    memset(wl, 0, sizeof wl);
+    int iters = 20;
+    struct kt_arg args[] = {{w, sizeof w, false},
+                            {old, sizeof old, false},
+                            {wl, sizeof wl, false},
+                            {&iters, sizeof iters, true}};
+    size_t local = LOCAL;
+    if (kt_run_local(p, "bitmap", GLOBAL, &local, args, 4) != CL_SUCCESS) {
+        KT_FAIL("bitmap did not run");
+        clReleaseProgram(p);
+        return;
+    }
+    for (int i = 0; i < GLOBAL; i++)
+        if (old[i]) {
+            KT_FAIL("bitmap: work-item %d saw another's change to its bit %d times", i, old[i]);
+            break;
+        }
+    for (int k = 0; k < WORDS; k++) {
+        EXPECT("bitmap: or then and", w[k], 0);
+        EXPECT("bitmap: xor twice", w[WORDS + k], 0);
+        EXPECT("bitmap: odd work-items' bits", w[2 * WORDS + k], 0xaaaaaaaau);
+    }
+    for (int k = 0; k < GLOBAL / 8; k++) {
+        uint32_t want = 0;
+        for (int b = 0; b < 8; b++)
+            want |= (uint32_t)((8 * k + b) % 3 == 0) << b;
+        EXPECT("bitmap: bytes of every third work-item", w[3 * WORDS + k], want);
+    }
+    for (int k = 0; k < GLOBAL / 64; k++)
+        EXPECT("bitmap: 64-bit words", wl[k] == ~0ull, 1);
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     kt_setup();
@@ -467,6 +538,7 @@ int main(void)
     test_c11();
     test_double();
     test_exchange_chain();
+    test_bitmap();
     printf("atomics: %d work-items in work-groups of %d, %d failure(s)\n", GLOBAL, LOCAL,
            kt_failures);
     return kt_teardown();

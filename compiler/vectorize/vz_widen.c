@@ -344,6 +344,69 @@ static void lane_slot_store(struct vz *v, const struct lane_slot *s, LLVMValueRe
 }
 
 /*
+ * A loop over the set bits of a lane mask, lowest first. lanes_begin ends
+ * the current block with a branch into the loop (when `skip` is not NULL,
+ * only if some bit is set, else to `skip`), opens its `body` with the phis
+ * of `n` more values (starting at `init`, in `phi`) and gives the lane's
+ * index; lanes_end sets their next values and goes back while bits are
+ * left, else on to `exit`.
+ */
+struct lanes {
+    LLVMValueRef bits, left, idx;
+    LLVMValueRef phi[2];
+    unsigned n;
+    LLVMBasicBlockRef from, end; /* the blocks the loop is entered and left from */
+};
+
+/* The mask as a W-bit integer, a bit per lane (all lanes when m is NULL). */
+static LLVMValueRef mask_word(struct vz *v, LLVMValueRef m)
+{
+    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
+    return m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
+}
+
+static LLVMValueRef any_bit(struct vz *v, LLVMValueRef bits)
+{
+    return LLVMBuildICmp(v->b, LLVMIntNE, bits, LLVMConstNull(LLVMTypeOf(bits)), "");
+}
+
+static void lanes_begin(struct vz *v, struct lanes *L, LLVMValueRef bits, LLVMBasicBlockRef skip,
+                        LLVMBasicBlockRef body, unsigned n, const LLVMValueRef *init)
+{
+    LLVMTypeRef bits_t = LLVMTypeOf(bits);
+    L->bits = bits;
+    L->n = n;
+    L->from = LLVMGetInsertBlock(v->b);
+    if (skip)
+        LLVMBuildCondBr(v->b, any_bit(v, bits), body, skip);
+    else
+        LLVMBuildBr(v->b, body);
+    LLVMPositionBuilderAtEnd(v->b, body);
+    L->left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
+    LLVMAddIncoming(L->left, &L->bits, &L->from, 1);
+    for (unsigned k = 0; k < n; k++) {
+        L->phi[k] = LLVMBuildPhi(v->b, LLVMTypeOf(init[k]), "");
+        LLVMAddIncoming(L->phi[k], (LLVMValueRef *)&init[k], &L->from, 1);
+    }
+    LLVMValueRef args[2] = {L->left, LLVMConstInt(v->i1, 1, 0)};
+    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, args, 2);
+    L->idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+}
+
+static void lanes_end(struct vz *v, struct lanes *L, LLVMBasicBlockRef exit,
+                      const LLVMValueRef *next)
+{
+    LLVMTypeRef bits_t = LLVMTypeOf(L->bits);
+    LLVMValueRef rest = LLVMBuildAnd(
+        v->b, L->left, LLVMBuildSub(v->b, L->left, LLVMConstInt(bits_t, 1, 0), ""), "");
+    L->end = LLVMGetInsertBlock(v->b);
+    LLVMBuildCondBr(v->b, any_bit(v, rest), LLVMGetInstructionParent(L->left), exit);
+    LLVMAddIncoming(L->left, &rest, &L->end, 1);
+    for (unsigned k = 0; k < L->n; k++)
+        LLVMAddIncoming(L->phi[k], (LLVMValueRef *)&next[k], &L->end, 1);
+}
+
+/*
  * Runs `i` once per active lane in lane order, as a loop over the mask's set
  * bits: one copy of `i` however wide the sub-group. An atomic or a call the
  * inliner expands later would otherwise be W copies, each costing compile
@@ -374,49 +437,35 @@ static LLVMValueRef lane_loop(struct vz *v, LLVMValueRef i, LLVMValueRef m)
     if (has_value && !components(t))
         result = lane_slot(v, t);
 
-    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
-    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
-    LLVMValueRef zero = LLVMConstNull(bits_t);
-    LLVMBasicBlockRef from = LLVMGetInsertBlock(v->b);
-    LLVMBasicBlockRef body = new_block(v, "vz.lane"), done = new_block(v, "vz.lanes.done");
-    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, bits, zero, ""), body, done);
-
-    LLVMPositionBuilderAtEnd(v->b, body);
-    LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
     /* Aggregates' lanes (rare) are gathered in a phi instead. */
-    LLVMValueRef r = has_value && !result.at ? LLVMBuildPhi(v->b, vt, "") : NULL;
-    LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
-    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
-    LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+    bool in_phi = has_value && !result.at;
+    LLVMBasicBlockRef body = new_block(v, "vz.lane"), done = new_block(v, "vz.lanes.done");
+    struct lanes L;
+    LLVMValueRef none = has_value ? LLVMGetPoison(vt) : NULL;
+    lanes_begin(v, &L, mask_word(v, m), done, body, in_phi, &none);
     LLVMValueRef x = LLVMInstructionClone(i);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
-        LLVMSetOperand(x, k, slots[k].at ? lane_slot_load(v, &slots[k], idx) : lane_of(v, op, idx));
+        LLVMSetOperand(x, k,
+                       slots[k].at ? lane_slot_load(v, &slots[k], L.idx) : lane_of(v, op, L.idx));
     }
     LLVMInsertIntoBuilder(v->b, x);
     LLVMValueRef now = NULL;
     if (result.at)
-        lane_slot_store(v, &result, idx, x);
+        lane_slot_store(v, &result, L.idx, x);
     else if (has_value)
-        now = set_lane(v, r, t, idx, x);
-    LLVMValueRef rest =
-        LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
-    LLVMBasicBlockRef end = LLVMGetInsertBlock(v->b);
-    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, rest, zero, ""), body, done);
-    LLVMValueRef left_in[2] = {bits, rest};
-    LLVMBasicBlockRef left_from[2] = {from, end};
-    LLVMAddIncoming(left, left_in, left_from, 2);
+        now = set_lane(v, L.phi[0], t, L.idx, x);
+    lanes_end(v, &L, done, &now);
 
     LLVMPositionBuilderAtEnd(v->b, done);
     if (!has_value)
         return NULL;
     if (result.at) /* inactive lanes: whatever the slot held (they are not used) */
         return lane_slot_vector(v, &result);
-    LLVMValueRef r_in[2] = {LLVMGetPoison(vt), now};
-    LLVMAddIncoming(r, r_in, left_from, 2);
     LLVMValueRef out = LLVMBuildPhi(v->b, vt, "");
-    LLVMValueRef out_in[2] = {LLVMGetPoison(vt), now};
-    LLVMAddIncoming(out, out_in, left_from, 2);
+    LLVMValueRef out_in[2] = {none, now};
+    LLVMBasicBlockRef out_from[2] = {L.from, L.end};
+    LLVMAddIncoming(out, out_in, out_from, 2);
     return out;
 }
 
@@ -1328,14 +1377,13 @@ static LLVMValueRef combine(struct vz *v, LLVMAtomicRMWBinOp op, LLVMValueRef a,
  * later one the old value combined with x once (applying x again changes
  * nothing); an exchange leaves x, and later lanes see x.
  */
-static LLVMValueRef combined_uniform_atomic(struct vz *v, LLVMValueRef i, LLVMAtomicRMWBinOp op,
-                                            LLVMValueRef identity)
+static LLVMValueRef combined_uniform_atomic(struct vz *v, LLVMValueRef i, LLVMValueRef p,
+                                            LLVMAtomicRMWBinOp op, LLVMValueRef identity)
 {
-    LLVMValueRef p = scalar(v, LLVMGetOperand(i, 0)), x = scalar(v, LLVMGetOperand(i, 1));
+    LLVMValueRef x = scalar(v, LLVMGetOperand(i, 1));
     LLVMTypeRef t = LLVMTypeOf(x), bits_t = LLVMIntTypeInContext(v->ctx, v->w);
     LLVMTypeRef bits_vt = LLVMVectorType(bits_t, v->w), vt = LLVMVectorType(t, v->w);
-    LLVMValueRef m = mask(v);
-    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
+    LLVMValueRef bits = mask_word(v, mask(v));
     LLVMValueRef lower[v->w]; /* lane l: the bits of the lanes before it */
     for (unsigned l = 0; l < v->w; l++)
         lower[l] = LLVMConstInt(bits_t, l ? (~0ull >> (64 - l)) : 0, 0);
@@ -1350,8 +1398,7 @@ static LLVMValueRef combined_uniform_atomic(struct vz *v, LLVMValueRef i, LLVMAt
     } else if (op != LLVMAtomicRMWBinOpXchg) {
         prior = LLVMBuildSelect(v->b, is_first, splat(v, identity), splat(v, x), "");
     }
-    struct guard g =
-        guard_begin(v, LLVMBuildICmp(v->b, LLVMIntNE, bits, LLVMConstNull(bits_t), ""));
+    struct guard g = guard_begin(v, any_bit(v, bits));
     LLVMValueRef a = LLVMInstructionClone(i); /* its ordering, scope, alignment, volatility */
     LLVMSetOperand(a, 0, p);
     LLVMSetOperand(a, 1, total);
@@ -1364,33 +1411,40 @@ static LLVMValueRef combined_uniform_atomic(struct vz *v, LLVMValueRef i, LLVMAt
     return combine(v, op, old, prior);
 }
 
-static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
+/*
+ * The operand that leaves an integer atomicrmw's location as it is (any
+ * value for an exchange), or NULL when combined_atomic cannot take it.
+ */
+static LLVMValueRef atomic_identity(LLVMValueRef i)
 {
-    LLVMValueRef p = LLVMGetOperand(i, 0), x = LLVMGetOperand(i, 1);
-    LLVMTypeRef t = LLVMTypeOf(x);
-    if (vz_shape_of(v, p).kind != VZ_UNIFORM || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
-        LLVMGetIntTypeWidth(t) > 64)
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 1));
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64)
         return NULL;
-    unsigned width = LLVMGetIntTypeWidth(t);
-    unsigned long long sign = 1ull << (width - 1);
-    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
-    LLVMValueRef identity;
-    switch (op) {
-    case LLVMAtomicRMWBinOpXchg: /* no identity: the first lane's result is the old value */
+    unsigned long long sign = 1ull << (LLVMGetIntTypeWidth(t) - 1);
+    switch (LLVMGetAtomicRMWBinOp(i)) {
+    case LLVMAtomicRMWBinOpXchg: /* the first lane's result is the old value */
     case LLVMAtomicRMWBinOpAdd:
     case LLVMAtomicRMWBinOpSub:
     case LLVMAtomicRMWBinOpOr:
     case LLVMAtomicRMWBinOpXor:
-    case LLVMAtomicRMWBinOpUMax: identity = LLVMConstNull(t); break;
+    case LLVMAtomicRMWBinOpUMax: return LLVMConstNull(t);
     case LLVMAtomicRMWBinOpAnd:
-    case LLVMAtomicRMWBinOpUMin: identity = LLVMConstAllOnes(t); break;
-    case LLVMAtomicRMWBinOpMax: identity = LLVMConstInt(t, sign, 0); break;
-    case LLVMAtomicRMWBinOpMin: identity = LLVMConstInt(t, sign - 1, 0); break;
+    case LLVMAtomicRMWBinOpUMin: return LLVMConstAllOnes(t);
+    case LLVMAtomicRMWBinOpMax: return LLVMConstInt(t, sign, 0);
+    case LLVMAtomicRMWBinOpMin: return LLVMConstInt(t, sign - 1, 0);
     default: return NULL;
     }
+}
+
+/* combined_atomic at `ptr`, the scalar address of every active lane. */
+static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i, LLVMValueRef ptr)
+{
+    LLVMValueRef x = LLVMGetOperand(i, 1), identity = atomic_identity(i);
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
     struct vz_shape xs = vz_shape_of(v, x);
     if (xs.kind == VZ_UNIFORM && op != LLVMAtomicRMWBinOpXor)
-        return combined_uniform_atomic(v, i, op, identity);
+        return combined_uniform_atomic(v, i, ptr, op, identity);
     struct lane_slot operand = {0};
     if (xs.kind == VZ_VARYING) {
         operand = lane_slot(v, t);
@@ -1398,35 +1452,20 @@ static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
     }
     struct lane_slot before = lane_slot(v, t); /* what the lanes before each one combined */
 
-    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
-    LLVMValueRef m = mask(v);
-    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
-    LLVMValueRef zero = LLVMConstNull(bits_t);
-    LLVMBasicBlockRef from = LLVMGetInsertBlock(v->b);
+    LLVMValueRef bits = mask_word(v, mask(v));
     LLVMBasicBlockRef body = new_block(v, "vz.combine"), last = new_block(v, "vz.combined");
     LLVMBasicBlockRef done = new_block(v, "vz.combine.done");
-    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, bits, zero, ""), body, done);
-
-    LLVMPositionBuilderAtEnd(v->b, body);
-    LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
-    LLVMValueRef acc = LLVMBuildPhi(v->b, t, "combined");
-    LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
-    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
-    LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
-    LLVMValueRef xl = operand.at ? lane_slot_load(v, &operand, idx) : lane_of(v, x, idx);
-    lane_slot_store(v, &before, idx, acc);
+    struct lanes L;
+    lanes_begin(v, &L, bits, done, body, 1, &identity);
+    LLVMValueRef acc = L.phi[0];
+    LLVMValueRef xl = operand.at ? lane_slot_load(v, &operand, L.idx) : lane_of(v, x, L.idx);
+    lane_slot_store(v, &before, L.idx, acc);
     LLVMValueRef next = combine(v, op, acc, xl);
-    LLVMValueRef rest =
-        LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
-    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, rest, zero, ""), body, last);
-    LLVMValueRef left_in[2] = {bits, rest}, acc_in[2] = {identity, next};
-    LLVMBasicBlockRef in_from[2] = {from, body};
-    LLVMAddIncoming(left, left_in, in_from, 2);
-    LLVMAddIncoming(acc, acc_in, in_from, 2);
+    lanes_end(v, &L, last, &next);
 
     LLVMPositionBuilderAtEnd(v->b, last);
     LLVMValueRef a = LLVMInstructionClone(i); /* its ordering, scope, alignment, volatility */
-    LLVMSetOperand(a, 0, scalar(v, p));
+    LLVMSetOperand(a, 0, ptr);
     LLVMSetOperand(a, 1, next);
     LLVMInsertIntoBuilder(v->b, a);
     LLVMBuildBr(v->b, done);
@@ -1434,10 +1473,11 @@ static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
     LLVMPositionBuilderAtEnd(v->b, done);
     LLVMValueRef old = LLVMBuildPhi(v->b, t, "");
     LLVMValueRef old_in[2] = {LLVMGetPoison(t), a};
-    LLVMBasicBlockRef old_from[2] = {from, last};
+    LLVMBasicBlockRef old_from[2] = {L.from, last};
     LLVMAddIncoming(old, old_in, old_from, 2);
     LLVMValueRef prior = lane_slot_vector(v, &before); /* inactive lanes: unused */
     if (op == LLVMAtomicRMWBinOpXchg) {
+        LLVMTypeRef bits_t = LLVMTypeOf(bits);
         LLVMValueRef first_args[2] = {bits, LLVMConstInt(v->i1, 0, 0)};
         LLVMValueRef first = intrinsic(v, "llvm.cttz", &bits_t, 1, first_args, 2);
         first = LLVMBuildIntCast2(v->b, first, v->i32, 0, "");
@@ -1448,6 +1488,46 @@ static LLVMValueRef combined_atomic(struct vz *v, LLVMValueRef i)
     if (op == LLVMAtomicRMWBinOpSub)
         return LLVMBuildSub(v->b, splat(v, old), prior, "");
     return combine(v, op, splat(v, old), prior);
+}
+
+/*
+ * An atomicrmw: one for the sub-group at a uniform address
+ * (combined_atomic). At varying addresses that are the same in every
+ * active lane when it runs (a bitmap's word, `&bits[gid / 32]`), the
+ * same, chosen at run time; else once per active lane.
+ */
+static LLVMValueRef widen_atomicrmw(struct vz *v, LLVMValueRef i)
+{
+    LLVMValueRef p = LLVMGetOperand(i, 0);
+    enum vz_kind kind = vz_shape_of(v, p).kind;
+    if (!atomic_identity(i) || (kind != VZ_UNIFORM && kind != VZ_VARYING))
+        return per_lane(v, i, true);
+    if (kind == VZ_UNIFORM)
+        return combined_atomic(v, i, scalar(v, p));
+    LLVMValueRef first = first_active(v, p);
+    LLVMValueRef same = LLVMBuildICmp(v->b, LLVMIntEQ, vector(v, p), splat(v, first), "");
+    LLVMValueRef m = mask(v);
+    if (m)
+        same = LLVMBuildOr(v->b, same, LLVMBuildNot(v->b, m, ""), "");
+    LLVMTypeRef same_t = LLVMTypeOf(same);
+    LLVMValueRef all = intrinsic(v, "llvm.vector.reduce.and", &same_t, 1, &same, 1);
+    LLVMBasicBlockRef one = new_block(v, "vz.one.address"), many = new_block(v, "vz.addresses");
+    LLVMBasicBlockRef join = new_block(v, "vz.atomic.done");
+    LLVMBuildCondBr(v->b, all, one, many);
+    LLVMValueRef out[2];
+    LLVMBasicBlockRef from[2];
+    LLVMPositionBuilderAtEnd(v->b, one);
+    out[0] = combined_atomic(v, i, first);
+    from[0] = LLVMGetInsertBlock(v->b);
+    LLVMBuildBr(v->b, join);
+    LLVMPositionBuilderAtEnd(v->b, many);
+    out[1] = per_lane(v, i, true);
+    from[1] = LLVMGetInsertBlock(v->b);
+    LLVMBuildBr(v->b, join);
+    LLVMPositionBuilderAtEnd(v->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(v->b, LLVMTypeOf(out[0]), "");
+    LLVMAddIncoming(phi, out, from, 2);
+    return phi;
 }
 
 /*
@@ -1481,14 +1561,11 @@ static LLVMValueRef combined_cmpxchg(struct vz *v, LLVMValueRef i)
     struct lane_slot olds = lane_slot(v, t), oks = lane_slot(v, v->i1);
     LLVMValueRef ptr = scalar(v, p);
 
-    LLVMTypeRef bits_t = LLVMIntTypeInContext(v->ctx, v->w);
-    LLVMValueRef m = mask(v);
-    LLVMValueRef bits = m ? LLVMBuildBitCast(v->b, m, bits_t, "") : LLVMConstAllOnes(bits_t);
-    LLVMValueRef zero = LLVMConstNull(bits_t);
+    LLVMValueRef bits = mask_word(v, mask(v));
     LLVMBasicBlockRef start = new_block(v, "vz.cas"), retry = new_block(v, "vz.cas.retry");
     LLVMBasicBlockRef body = new_block(v, "vz.cas.lane"), played = new_block(v, "vz.cas.played");
     LLVMBasicBlockRef write = new_block(v, "vz.cas.write"), done = new_block(v, "vz.cas.done");
-    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, bits, zero, ""), start, done);
+    LLVMBuildCondBr(v->b, any_bit(v, bits), start, done);
 
     LLVMPositionBuilderAtEnd(v->b, start);
     LLVMValueRef first = LLVMBuildLoad2(v->b, t, ptr, "");
@@ -1499,41 +1576,28 @@ static LLVMValueRef combined_cmpxchg(struct vz *v, LLVMValueRef i)
 
     LLVMPositionBuilderAtEnd(v->b, retry);
     LLVMValueRef cur = LLVMBuildPhi(v->b, t, "cas.cur");
-    LLVMBuildBr(v->b, body);
-
-    LLVMPositionBuilderAtEnd(v->b, body);
-    LLVMValueRef left = LLVMBuildPhi(v->b, bits_t, "lanes.left");
-    LLVMValueRef now = LLVMBuildPhi(v->b, t, "cas.now");
-    LLVMValueRef any = LLVMBuildPhi(v->b, v->i1, "cas.any");
-    LLVMValueRef cttz_args[2] = {left, LLVMConstInt(v->i1, 1, 0)};
-    LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, cttz_args, 2);
-    LLVMValueRef idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+    struct lanes L;
+    LLVMValueRef init[2] = {cur,
+                            LLVMConstInt(v->i1, 0, 0)}; /* the value, whether a lane succeeded */
+    lanes_begin(v, &L, bits, NULL, body, 2, init);
+    LLVMValueRef now = L.phi[0], any = L.phi[1], idx = L.idx;
     LLVMValueRef wl = want_slot.at ? lane_slot_load(v, &want_slot, idx) : lane_of(v, want, idx);
     LLVMValueRef xl = x_slot.at ? lane_slot_load(v, &x_slot, idx) : lane_of(v, x, idx);
     LLVMValueRef ok = LLVMBuildICmp(v->b, LLVMIntEQ, now, wl, "");
     lane_slot_store(v, &olds, idx, now);
     lane_slot_store(v, &oks, idx, ok);
-    LLVMValueRef next = LLVMBuildSelect(v->b, ok, xl, now, "");
-    LLVMValueRef any_next = LLVMBuildOr(v->b, any, ok, "");
-    LLVMValueRef rest =
-        LLVMBuildAnd(v->b, left, LLVMBuildSub(v->b, left, LLVMConstInt(bits_t, 1, 0), ""), "");
-    LLVMBuildCondBr(v->b, LLVMBuildICmp(v->b, LLVMIntNE, rest, zero, ""), body, played);
-    LLVMBasicBlockRef body_from[2] = {retry, body};
-    LLVMValueRef left_in[2] = {bits, rest}, now_in[2] = {cur, next};
-    LLVMValueRef any_in[2] = {LLVMConstInt(v->i1, 0, 0), any_next};
-    LLVMAddIncoming(left, left_in, body_from, 2);
-    LLVMAddIncoming(now, now_in, body_from, 2);
-    LLVMAddIncoming(any, any_in, body_from, 2);
+    LLVMValueRef next[2] = {LLVMBuildSelect(v->b, ok, xl, now, ""), LLVMBuildOr(v->b, any, ok, "")};
+    lanes_end(v, &L, played, next);
 
     /* No lane succeeded: every lane failed on the value loaded, and nothing is written. */
     LLVMPositionBuilderAtEnd(v->b, played);
-    LLVMBuildCondBr(v->b, any_next, write, done);
+    LLVMBuildCondBr(v->b, next[1], write, done);
 
     LLVMPositionBuilderAtEnd(v->b, write);
     LLVMValueRef a = LLVMInstructionClone(i); /* its orderings, scope, alignment, volatility */
     LLVMSetOperand(a, 0, ptr);
     LLVMSetOperand(a, 1, cur);
-    LLVMSetOperand(a, 2, next);
+    LLVMSetOperand(a, 2, next[0]);
     LLVMSetWeak(a, 0);
     LLVMInsertIntoBuilder(v->b, a);
     LLVMValueRef seen = LLVMBuildExtractValue(v->b, a, 0, "");
@@ -1556,10 +1620,7 @@ static LLVMValueRef widen_varying(struct vz *v, LLVMValueRef i)
     case LLVMLoad: return widen_load(v, i);
     case LLVMStore: widen_store(v, i); return NULL;
     case LLVMCall: return widen_call(v, i);
-    case LLVMAtomicRMW: {
-        LLVMValueRef r = combined_atomic(v, i);
-        return r ? r : per_lane(v, i, true);
-    }
+    case LLVMAtomicRMW: return widen_atomicrmw(v, i);
     case LLVMAtomicCmpXchg: {
         LLVMValueRef r = combined_cmpxchg(v, i);
         return r ? r : per_lane(v, i, true);

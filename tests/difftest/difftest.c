@@ -16,9 +16,10 @@
  * a bug: signed arithmetic wraps through uint, float to int goes through
  * convert_*_sat, indices are masked into range, loops count a private
  * counter down, barriers only sit in uniform control flow with no return
- * before them, and an atomic on a per-work-group slot is executed at most
- * once per work-item (never in a loop) so that the old values it returns
- * follow the work-items' linear order at every width. Sub-group functions
+ * before them, and an atomic on a per-work-group slot changes it at most
+ * once per work-item (never in a generated loop; a compare-exchange loop
+ * succeeds once) so that the old values it returns follow the work-items'
+ * linear order at every width. Sub-group functions
  * sit in uniform control flow too, in identities whose value does not
  * depend on the width (an inclusive minus an exclusive scan is the value
  * itself); the non-uniform ones (cl_khr_subgroup_*) anywhere, in identities
@@ -69,13 +70,14 @@ enum feature {
     F_2D,
     F_NON_UNIFORM,
     F_SUBGROUPS,
+    F_EXCHANGE, /* drawn only when on: --no-exchange gives a seed its kernel from before */
     NUM_FEATURES
 };
 
 static const char *const feature_names[NUM_FEATURES] = {
-    "if",       "switch", "loops",  "break",        "return",      "arrays",
-    "division", "float",  "math",   "int-builtins", "select",      "vectors",
-    "atomics",  "local",  "gather", "2d",           "non-uniform", "subgroups",
+    "if",     "switch", "loops",        "break",     "return",   "arrays",  "division",
+    "float",  "math",   "int-builtins", "select",    "vectors",  "atomics", "local",
+    "gather", "2d",     "non-uniform",  "subgroups", "exchange",
 };
 
 /* What the generator may emit; a test case is its seed and this. */
@@ -677,13 +679,46 @@ static void stmt(struct gen *g, unsigned depth)
             if (g->loop_depth || g->atomics >= GA || !on(g, F_ATOMICS))
                 continue;
             unsigned op = below(r, 6), slot = g->atomics++, v = below(r, NV);
-            if (op == 5) {
+            if (on(g, F_EXCHANGE) && chance(r, 40))
+                op = 6 + below(r, 2);
+            /*
+             * In a block of its own: jump threading could otherwise copy
+             * the atomic into both arms of a later branch on a condition
+             * its operand depends on (a `c ? x : y` operand before an
+             * `if (c)`), and a sub-group runs those arms one after the
+             * other, its lanes meeting the atomic out of their order (an
+             * order the memory model allows, but not width 1's).
+             */
+            line(g, "if (zero == 0) {");
+            g->indent++;
+            if (op == 6) {
+                char *e = expr(g, T_INT, g->cfg->expr_depth);
+                line(g, "i%u ^= atomic_xchg(&grp[grpid * GA + %u], %s);", v, slot, e);
+                free(e);
+            } else if (op == 7) {
+                /*
+                 * A compare-exchange loop: the first try of each work-item
+                 * succeeds at width 1; in a sub-group the lanes succeed one
+                 * per try, in lane order, each from the value the lanes
+                 * before it left.
+                 */
+                char *e = expr(g, T_INT, g->cfg->expr_depth);
+                line(g, "int d = %s;", e);
+                line(g, "int o = atomic_or(&grp[grpid * GA + %u], 0), w;", slot);
+                line(g, "while ((w = atomic_cmpxchg(&grp[grpid * GA + %u], o, %s)) != o)", slot,
+                     chance(r, 50) ? "ADD(o, d)" : "o ^ d");
+                line(g, "    o = w;");
+                line(g, "i%u ^= o;", v);
+                free(e);
+            } else if (op == 5) {
                 line(g, "i%u = ADD(i%u, atomic_inc(&grp[grpid * GA + %u]));", v, v, slot);
             } else {
                 char *e = expr(g, T_INT, g->cfg->expr_depth);
                 line(g, "i%u ^= %s(&grp[grpid * GA + %u], %s);", v, ops[op], slot, e);
                 free(e);
             }
+            g->indent--;
+            line(g, "}");
             return;
         }
         }
