@@ -70,7 +70,7 @@ enum feature {
     F_2D,
     F_NON_UNIFORM,
     F_SUBGROUPS,
-    F_EXCHANGE, /* drawn only when on: --no-exchange gives a seed its kernel from before */
+    F_EXCHANGE, /* drawn only when on: --no-exchange gives a seed its choices from before */
     NUM_FEATURES
 };
 
