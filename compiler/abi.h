@@ -62,15 +62,19 @@ struct lanes_wg {
      */
     struct lanes_printf_buffer *printf_buffer;
     /*
-     * What to_local, to_private and get_fence (compiler/generic.c) need to
-     * tell a generic pointer's address space in one flat address space:
-     * the bytes of __local memory at local_mem (the kernel's variables and
-     * arguments), and the top of the part of the thread's stack the
-     * launcher's frames use: the caller's frame address, above which no
-     * work-item's private memory lies (below the stack pointer, none either).
+     * What to_global, to_local, to_private and get_fence (compiler/generic.c)
+     * need to tell a generic pointer's address space in one flat address
+     * space. Every thread runs work-groups with its __local memory inside
+     * [local_region, local_region + local_region_size) and its private
+     * memory (stack and coroutine frames) inside [private_region,
+     * private_region + private_region_size): the same two ranges for every
+     * thread and launch of the process (runtime/exec/wgmem.h), so an
+     * address written by one work-group classifies alike in another.
      */
-    uint64_t local_mem_size;
-    char *stack_top;
+    char *local_region;
+    uint64_t local_region_size;
+    char *private_region;
+    uint64_t private_region_size;
 };
 
 enum {
@@ -86,8 +90,10 @@ enum {
     LANES_WG_SCRATCH = 168,
     LANES_WG_GLOBALS = 176,
     LANES_WG_PRINTF = 184,
-    LANES_WG_LOCAL_MEM_SIZE = 192,
-    LANES_WG_STACK_TOP = 200,
+    LANES_WG_LOCAL_REGION = 192,
+    LANES_WG_LOCAL_REGION_SIZE = 200,
+    LANES_WG_PRIVATE_REGION = 208,
+    LANES_WG_PRIVATE_REGION_SIZE = 216,
 };
 
 /*
@@ -103,16 +109,17 @@ enum {
 
 /*
  * Stacks: a launcher's frames hold the private memory of a sub-group (W
- * work-items at once). Worker threads get LANES_WORKER_STACK_BYTES of
- * stack (address space: only the pages touched are memory); a launcher
- * that needs more than LANES_LAUNCHER_MAX_STACK (a MiB left for the
- * runtime's frames) runs narrower or not at all, and one that needs more
- * than LANES_HELPER_MAX_STACK runs on workers only, not on an application
- * thread helping in a wait, whose stack may be small.
+ * work-items at once). Every thread runs work-groups on a stack of
+ * LANES_WORKER_STACK_BYTES (runtime/exec/wgmem.h; address space: only the
+ * pages touched are memory); a launcher that needs more than
+ * LANES_LAUNCHER_MAX_STACK (a MiB left for the runtime's frames) runs
+ * narrower or not at all.
  */
 #define LANES_WORKER_STACK_BYTES ((size_t)64 << 20)
 #define LANES_LAUNCHER_MAX_STACK (LANES_WORKER_STACK_BYTES - ((size_t)1 << 20))
-#define LANES_HELPER_MAX_STACK ((size_t)256 << 10)
+
+/* The most __local memory a work-group has (CL_DEVICE_LOCAL_MEM_SIZE is at most this). */
+#define LANES_MAX_LOCAL_MEM ((size_t)256 << 10)
 
 static_assert(offsetof(struct lanes_wg, local_mem) == LANES_WG_LOCAL_MEM, "ABI");
 static_assert(offsetof(struct lanes_wg, work_dim) == LANES_WG_WORK_DIM, "ABI");
@@ -120,8 +127,11 @@ static_assert(offsetof(struct lanes_wg, frame_alloc) == LANES_WG_FRAME_ALLOC, "A
 static_assert(offsetof(struct lanes_wg, scratch) == LANES_WG_SCRATCH, "ABI");
 static_assert(offsetof(struct lanes_wg, globals) == LANES_WG_GLOBALS, "ABI");
 static_assert(offsetof(struct lanes_wg, printf_buffer) == LANES_WG_PRINTF, "ABI");
-static_assert(offsetof(struct lanes_wg, local_mem_size) == LANES_WG_LOCAL_MEM_SIZE, "ABI");
-static_assert(offsetof(struct lanes_wg, stack_top) == LANES_WG_STACK_TOP, "ABI");
+static_assert(offsetof(struct lanes_wg, local_region) == LANES_WG_LOCAL_REGION, "ABI");
+static_assert(offsetof(struct lanes_wg, local_region_size) == LANES_WG_LOCAL_REGION_SIZE, "ABI");
+static_assert(offsetof(struct lanes_wg, private_region) == LANES_WG_PRIVATE_REGION, "ABI");
+static_assert(offsetof(struct lanes_wg, private_region_size) == LANES_WG_PRIVATE_REGION_SIZE,
+              "ABI");
 
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 

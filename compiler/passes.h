@@ -28,10 +28,14 @@ bool lanes_lower_printf(LLVMValueRef sg);
 void lanes_make_coroutine(LLVMValueRef sg);
 
 /*
- * Lowers to_global, to_local, to_private and get_fence in `sg` to tests of
- * the address (compiler/generic.c); `coroutine` when sg already is one.
+ * Lowers to_global, to_local, to_private and get_fence in `sg` to their
+ * answers where the pointer's origin shows, else to tests of the address
+ * (compiler/generic.c). Runs before the vectorizer.
  */
-void lanes_lower_generic(LLVMValueRef sg, bool coroutine);
+void lanes_lower_generic(LLVMValueRef sg);
+
+/* True when `sg` calls to_global, to_local, to_private or get_fence. */
+bool lanes_calls_generic(LLVMValueRef sg);
 
 /*
  * Atomics on __local memory (compiler/local_atomics.c): before the

@@ -537,8 +537,13 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     if (rc == 0)
         rc = lower_program_variables(m, sg, globals, log);
     drop_large_unroll_counts(sg);
-    if (rc == 0 && spec->width > 1) {
+    /* The vectorizer needs it; the generic space's queries fold on what SROA makes visible. */
+    bool generic = lanes_calls_generic(sg);
+    if (rc == 0 && (spec->width > 1 || generic))
         rc = clean_up(m, log);
+    if (rc == 0 && generic)
+        lanes_lower_generic(sg);
+    if (rc == 0 && spec->width > 1) {
         /* After clean_up's SROA: a pointer passed to an inlined function is no longer in memory. */
         lanes_localize_atomics(sg);
         if (rc == 0 && lanes_vectorize(&sg, spec, log) != 0) {
@@ -553,7 +558,6 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
             lower_fences(sg, false);
         if (*coroutine)
             lanes_make_coroutine(sg);
-        lanes_lower_generic(sg, *coroutine);
     }
     free(name);
     return rc == 0 ? sg : NULL;

@@ -170,9 +170,8 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
  */
 static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
                       const size_t *global, const size_t local[3], lanes_launcher_fn fn[8],
-                      struct lanes_jit_code *code[8], bool *workers_only)
+                      struct lanes_jit_code *code[8])
 {
-    *workers_only = false;
     struct lanes_specialization spec = {.work_dim = work_dim, .small_ids = 1};
     uint64_t rest[3];
     unsigned cuts = 0;
@@ -198,7 +197,6 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
             return false;
         fn[c] = l->fn;
         code[c] = l->code;
-        *workers_only |= l->stack_bytes > LANES_HELPER_MAX_STACK;
     }
     return true;
 }
@@ -257,9 +255,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
         empty = global_work_size[d] == 0;
     lanes_launcher_fn fn[8] = {0};
     struct lanes_jit_code *code[8] = {0};
-    bool workers_only = false;
-    if (!empty && !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn,
-                             code, &workers_only)) {
+    if (!empty &&
+        !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn, code)) {
         /* The reason is the last line of the build log; show it to whoever debugs. */
         pthread_mutex_lock(&kernel->program->lock);
         lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
@@ -278,7 +275,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
             LANES_CHECK(0, err, "preparing the kernel's arguments");
         }
         memcpy(nd->fn, fn, sizeof fn);
-        nd->workers_only = workers_only;
         cmd->cmd.data = nd;
         /*
          * Kept by the command: the kernel and program may be released before

@@ -5,6 +5,7 @@
  */
 #include "platform.h"
 
+#include "../compiler/abi.h"
 #include "../compiler/host.h"
 #include "../compiler/width.h"
 #include "exec/exec.h"
@@ -168,7 +169,7 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     if (dev->max_alloc_size < (128u << 20))
         dev->max_alloc_size = 128u << 20;
     /*
-     * Local memory is a per-worker arena meant to stay in the core's L2:
+     * Local memory is a per-thread slot meant to stay in the core's L2:
      * a quarter of it, between 64 KiB and 256 KiB, so that a work-group
      * using all of it leaves room in L2 for the global data it streams.
      * Measured (bench_local_mem): a local-memory-bound kernel runs at the
@@ -179,8 +180,8 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     dev->local_mem_size = m->l2.size / 4;
     if (dev->local_mem_size < (64u << 10))
         dev->local_mem_size = 64u << 10;
-    if (dev->local_mem_size > (256u << 10))
-        dev->local_mem_size = 256u << 10;
+    if (dev->local_mem_size > LANES_MAX_LOCAL_MEM)
+        dev->local_mem_size = LANES_MAX_LOCAL_MEM;
     dev->constant_buffer_size = 64u << 20;
 
     set_vector_widths(dev, h->vector_bytes);

@@ -2,8 +2,9 @@
 /*
  * Running kernels. A kernel command runs its work-groups as one exec range
  * (runtime/exec): workers claim chunks of work-groups and call the launcher
- * for each, with __local memory from an arena of their own, reused across
- * work-groups and commands.
+ * for each, with the __local memory, stack and frames of their work-group
+ * memory slot (runtime/exec/wgmem.h), reused across work-groups and
+ * commands.
  */
 #include "ndrange.h"
 #include "check.h"
@@ -15,6 +16,7 @@
 #include "platform.h"
 #include "program.h"
 #include "queue.h"
+#include "exec/wgmem.h"
 #include "sched/sched.h"
 
 #include <pthread.h>
@@ -24,115 +26,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * What a thread needs to run work-groups: __local memory, grown on demand,
- * and the coroutine frames of a barrier kernel's sub-groups, bump-allocated
- * from chunks that never move and all reused by the next work-group. Freed
- * when the thread exits.
- */
-struct frame_chunk {
-    struct frame_chunk *next;
-    size_t size, used;
-    /* Frames hold vectors (a uchar16 argument, AVX-512 spills): align them as chunks are. */
-    alignas(64) char data[];
-};
-
 static_assert(LANES_MAX_WORK_GROUP_SIZE <= LANES_MAX_GROUP_ITEMS,
               "tier 0 launchers have room for every sub-group's handle");
 static_assert(LANES_MAX_WORK_GROUP_SIZE <= LANES_WG_SCRATCH_ITEMS,
               "the work-group scratch has a slot for every work-item");
 
-struct arena {
-    char *local;
-    size_t local_size;
-    char *scratch; /* wg->scratch: LANES_WG_SCRATCH_SIZE bytes */
-    struct frame_chunk *chunks, *current;
-};
-static pthread_key_t arena_key;
-static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
-static _Thread_local struct arena *arena;
 /* Where frame_alloc goes when there is no memory for a frame: out of the work-group (run_groups).
  */
 static _Thread_local jmp_buf *frame_failed;
 
-static void arena_free(void *p)
-{
-    struct arena *a = p;
-    for (struct frame_chunk *c = a->chunks, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
-    free(a->local);
-    free(a->scratch);
-    free(a);
-}
-
-static void arena_init(void)
-{
-    pthread_key_create(&arena_key, arena_free);
-}
-
-/* The calling thread's arena with at least `local` bytes of __local memory; NULL if out of memory.
- */
-static struct arena *arena_get(size_t local)
-{
-    if (!arena) {
-        pthread_once(&arena_once, arena_init);
-        if (!(arena = calloc(1, sizeof *arena)))
-            return NULL;
-        pthread_setspecific(arena_key, arena);
-    }
-    if (!arena->scratch && !(arena->scratch = aligned_alloc(64, LANES_WG_SCRATCH_SIZE)))
-        return NULL;
-    if (!arena->local || arena->local_size < local) {
-        size_t grown = local > 4096 ? (local + 4095) / 4096 * 4096 : 4096;
-        char *p = aligned_alloc(128, grown);
-        if (!p)
-            return NULL;
-        free(arena->local);
-        arena->local = p;
-        arena->local_size = grown;
-    }
-    for (struct frame_chunk *c = arena->chunks; c; c = c->next)
-        c->used = 0;
-    arena->current = arena->chunks;
-    return arena;
-}
-
 /* wg->frame_alloc: a frame for one sub-group of the work-group this thread runs. */
 static void *frame_alloc(uint64_t size)
 {
-    size = (size + 63) / 64 * 64;
-    for (struct frame_chunk *c = arena->current; c; c = c->next) {
-        if (c->size - c->used >= size) {
-            arena->current = c;
-            c->used += size;
-            return c->data + c->used - size;
-        }
-    }
-    size_t bytes = size > (64u << 10) ? size : (64u << 10);
     /* LANES_CRASH_TEST=frames: how the tests run out of memory here. */
     const char *test = getenv("LANES_CRASH_TEST");
-    struct frame_chunk *c = test && strcmp(test, "frames") == 0
-                                ? NULL
-                                : aligned_alloc(64, (sizeof *c + bytes + 63) / 64 * 64);
-    if (!c) {
+    void *frame = test && strcmp(test, "frames") == 0 ? NULL : lanes_wgmem_frame_alloc(size);
+    if (!frame) {
         /*
          * A coroutine cannot report it: leave the work-group's code (JIT code
-         * with nothing to unwind, its frames in this arena) for run_groups,
-         * which fails the launch with CL_OUT_OF_RESOURCES.
+         * with nothing to unwind, its frames in this thread's slot) for
+         * run_groups, which fails the launch with CL_OUT_OF_RESOURCES.
          */
         if (frame_failed)
             longjmp(*frame_failed, 1);
         abort();
     }
-    *c = (struct frame_chunk){NULL, bytes, size};
-    /* Appended, so that the frames already handed out stay where they are. */
-    struct frame_chunk **tail = &arena->chunks;
-    while (*tail)
-        tail = &(*tail)->next;
-    *tail = arena->current = c;
-    return c->data;
+    return frame;
 }
 
 static bool same_spec(const struct lanes_specialization *a, const struct lanes_specialization *b)
@@ -502,21 +421,25 @@ void lanes_ndrange_free_launchers(struct lanes_launcher_entry *list)
     }
 }
 
-static void run_groups(void *ctx, size_t begin, size_t end)
+struct groups {
+    cl_event cmd;
+    size_t begin, end;
+};
+
+/* Runs work-groups [begin, end) of a command with this thread's work-group memory. */
+static void run_groups_with(void *ctx, const struct lanes_wg_memory *mem)
 {
-    cl_event cmd = ctx;
+    const struct groups *groups = ctx;
+    cl_event cmd = groups->cmd;
     const struct lanes_ndrange *nd = cmd->cmd.data;
     struct lanes_wg wg = nd->wg;
     wg.frame_alloc = frame_alloc;
-    struct arena *a = arena_get(nd->local_bytes);
-    if (!a) {
-        atomic_store(&cmd->cmd.range_status, CL_OUT_OF_RESOURCES);
-        return;
-    }
-    wg.scratch = a->scratch;
-    wg.local_mem_size = nd->local_bytes;
-    /* Every launcher frame, hence every work-item's private memory, lies below this one. */
-    wg.stack_top = __builtin_frame_address(0);
+    wg.local_mem = mem->local;
+    wg.scratch = mem->scratch;
+    wg.local_region = mem->local_region;
+    wg.local_region_size = mem->local_region_size;
+    wg.private_region = mem->private_region;
+    wg.private_region_size = mem->private_region_size;
     jmp_buf failed;
     if (setjmp(failed)) {
         frame_failed = NULL;
@@ -524,7 +447,7 @@ static void run_groups(void *ctx, size_t begin, size_t end)
         return;
     }
     frame_failed = &failed;
-    for (size_t g = begin; g < end; g++) {
+    for (size_t g = groups->begin; g < groups->end; g++) {
         size_t rest = g;
         unsigned cut = 0; /* the dimensions in which this work-group is the smaller last one */
         for (unsigned d = 0; d < 3; d++) {
@@ -536,11 +459,17 @@ static void run_groups(void *ctx, size_t begin, size_t end)
             if (left < nd->wg.enqueued_local_size[d])
                 cut |= 1u << d;
         }
-        arena_get(0); /* every frame of the previous work-group is free again */
-        wg.local_mem = a->local;
+        lanes_wgmem_frames_reset(); /* every frame of the previous work-group is free again */
         nd->fn[cut](nd->args, &wg);
     }
     frame_failed = NULL;
+}
+
+static void run_groups(void *ctx, size_t begin, size_t end)
+{
+    struct groups groups = {ctx, begin, end};
+    if (!lanes_wgmem_run(run_groups_with, &groups))
+        atomic_store(&groups.cmd->cmd.range_status, CL_OUT_OF_RESOURCES);
 }
 
 static void groups_done(void *ctx)
@@ -560,8 +489,6 @@ cl_int lanes_ndrange_run(cl_event cmd)
     /* On a sub-device, the work-groups run on its share of the workers. */
     cl_device_id dev = cmd->queue->device;
     const struct lanes_worker_set *only = dev->restricted ? &dev->workers : NULL;
-    if (!only && nd->workers_only)
-        only = lanes_exec_all_workers();
     lanes_exec_range_limited(&cmd->cmd.range, nd->num_groups, chunk ? chunk : 1, dev->compute_units,
                              only, run_groups, groups_done, cmd);
     return LANES_COMMAND_PENDING;

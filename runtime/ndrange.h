@@ -83,8 +83,7 @@ struct lanes_ndrange {
      */
     lanes_launcher_fn fn[8];
     struct lanes_jit_code *code[8]; /* fn's code, kept loaded until the command ends */
-    bool workers_only; /* a launcher's frames are too big for an application thread's stack */
-    struct lanes_globals *globals; /* the program's variables (wg.globals), kept until the end */
+    struct lanes_globals *globals;  /* the program's variables (wg.globals), kept until the end */
     struct lanes_printf_buffer *printf_buffer; /* wg.printf_buffer: printed and freed at the end */
     struct lanes_wg wg; /* group_id, local_size and local_mem are set per work-group */
     size_t local_bytes; /* of __local memory per work-group */

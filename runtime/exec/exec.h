@@ -141,13 +141,6 @@ bool lanes_exec_can_pin(void);
  */
 bool lanes_exec_pin(void);
 
-/*
- * Every worker of the pool: a range limited to it runs on workers only,
- * never on an application thread (how a launcher with a big stack frame
- * keeps off threads whose stacks may be small).
- */
-const struct lanes_worker_set *lanes_exec_all_workers(void);
-
 /* The index of the calling worker in [0, lanes_exec_num_workers()), or -1. */
 int lanes_exec_worker_index(void);
 

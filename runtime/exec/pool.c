@@ -135,7 +135,11 @@ static void start(void)
         fprintf(stderr, "lanes: cannot allocate the worker pool\n");
         abort();
     }
-    /* Stacks big enough for the launchers' frames (compiler/abi.h). */
+    /*
+     * Big stacks, for the compiler's deep recursions (builds and their
+     * callbacks run on workers); work-groups run on the stacks of
+     * runtime/exec/wgmem.c.
+     */
     pthread_attr_t attr;
     bool attr_made = pthread_attr_init(&attr) == 0;
     bool sized = attr_made && pthread_attr_setstacksize(&attr, LANES_WORKER_STACK_BYTES) == 0;
@@ -201,12 +205,6 @@ bool lanes_exec_pin(void)
     pthread_once(&pool_once, start);
     pthread_once(&once, pin_workers);
     return pinned;
-}
-
-const struct lanes_worker_set *lanes_exec_all_workers(void)
-{
-    pthread_once(&pool_once, start);
-    return &all_workers;
 }
 
 bool lanes_exec_help(void)
