@@ -8,8 +8,13 @@
  * - polynomial: compute-bound, each work-item runs 8 independent chains of
  *   8 dependent evaluations of a degree-16 polynomial by Horner's rule with
  *   fma (64 evaluations, 2048 flops), 1 Mi work-items in groups of 64; in
- *   GFLOP/s and as a share of the machine's FMA peak.
- * Both are checked against the same operations in C on the host: mandelbrot
+ *   GFLOP/s and as a share of the machine's FMA peak;
+ * - chain: latency-bound, each work-item runs one chain of 64 dependent
+ *   fma (the degree-16 polynomial's Horner steps, 4 rounds, each starting
+ *   from the last result), 16 Mi work-items, the runtime's choice of
+ *   work-group size; in GFLOP/s and as a share of the polynomial's figure
+ *   (the same FMA units fed with independent work).
+ * All are checked against the same operations in C on the host: mandelbrot
  * bit for bit (FP_CONTRACT OFF in the kernel, -ffp-contract=off here), the
  * polynomial within 1e-5 relative. A mismatch is printed and its figures
  * are not. Lanes' sub-group width comes from LANES_WIDTH (bench/README.md);
@@ -36,6 +41,8 @@ enum { RUNS = 7 };
 
 #define POLY_N ((size_t)1 << 20)
 #define POLY_FLOPS (8.0 * 8 * 16 * 2) /* per work-item: chains x rounds x Horner steps x 2 */
+#define CHAIN_N ((size_t)16 << 20)
+#define CHAIN_FLOPS (64.0 * 2) /* per work-item: dependent fma x 2 */
 
 /* Chain j evaluates p_j(y) = x_j + sum_{k=1..16} c[k] y^k with c[k] = (-0.3)^k
  * (c[0] is unused: the constant term is the chain's own x_j = x - j / 16), and
@@ -52,6 +59,7 @@ enum { RUNS = 7 };
 #define COEFFS_TEXT XSTR(COEFFS)
 
 static const float coeffs[17] = {COEFFS};
+static float *chain_in_host; /* the chain kernel's input, CHAIN_N values in [-0.5, 0.5] */
 
 static const char *src =
     "#pragma OPENCL FP_CONTRACT OFF\n"
@@ -92,6 +100,14 @@ static const char *src =
     "        y6 = fma(a6, y6, x6), y7 = fma(a7, y7, x7);\n"
     "    }\n"
     "    out[i] = ((y0 + y1) + (y2 + y3)) + ((y4 + y5) + (y6 + y7));\n"
+    "}\n"
+    "kernel void chain(global float *out, global const float *in) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    float x = in[i], a = c[16];\n"
+    "    for (int r = 0; r < 4; r++)\n"
+    "        for (int k = 15; k >= 0; k--)\n"
+    "            a = fma(a, x, c[k]);\n"
+    "    out[i] = a;\n"
     "}\n";
 
 /* The kernels' operations in the same order (this file is built with -ffp-contract=off). */
@@ -129,6 +145,15 @@ static float polynomial_ref(float x)
     return ((y[0] + y[1]) + (y[2] + y[3])) + ((y[4] + y[5]) + (y[6] + y[7]));
 }
 
+static float chain_ref(float x)
+{
+    float a = coeffs[16];
+    for (int r = 0; r < 4; r++)
+        for (int k = 15; k >= 0; k--)
+            a = fmaf(a, x, coeffs[k]);
+    return a;
+}
+
 /* FMA peak in GFLOP/s: CPUs x clock x (2 FMA units x lanes x 2 flops); 0 if unknown. */
 static double fma_peak(void)
 {
@@ -151,7 +176,7 @@ static double fma_peak(void)
 }
 
 static void run(const struct bench_target *t, const int *mb_ref, const float *poly_in,
-                const float *poly_ref, double peak, double measured)
+                const float *poly_ref, const float *chain_ref, double peak, double measured)
 {
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
@@ -160,12 +185,18 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     BENCH_CHECK(clBuildProgram(p, 1, &t->device, "-cl-std=CL3.0", NULL, NULL));
     cl_kernel mb = clCreateKernel(p, "mandelbrot", &err),
-              poly = clCreateKernel(p, "polynomial", &err);
+              poly = clCreateKernel(p, "polynomial", &err),
+              chain = clCreateKernel(p, "chain", &err);
     BENCH_CHECK(err);
     size_t mb_bytes = (size_t)MB_W * MB_H * sizeof(int), poly_bytes = POLY_N * sizeof(float);
     cl_mem mb_out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, mb_bytes, NULL, &err);
     cl_mem poly_out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, poly_bytes, NULL, &err);
     cl_mem in = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, poly_bytes, (void *)poly_in, &err);
+    size_t chain_bytes = CHAIN_N * sizeof(float);
+    cl_mem chain_out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, chain_bytes, NULL, &err);
+    BENCH_CHECK(err);
+    cl_mem chain_in =
+        clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, chain_bytes, (void *)chain_in_host, &err);
     BENCH_CHECK(err);
 
     /* Mandelbrot. */
@@ -236,11 +267,43 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
         printf("\n");
     }
     free(poly_out_host);
+    double poly_gflops = bad ? 0 : POLY_N * POLY_FLOPS / s / 1e9;
+
+    /* The dependent chain. */
+    BENCH_CHECK(clSetKernelArg(chain, 0, sizeof chain_out, &chain_out));
+    BENCH_CHECK(clSetKernelArg(chain, 1, sizeof chain_in, &chain_in));
+    global = CHAIN_N;
+    s = bench_time_kernel(q, chain, RUNS, 1, &global, NULL);
+    float *chain_out_host = malloc(chain_bytes);
+    if (!chain_out_host)
+        exit(1);
+    BENCH_CHECK(
+        clEnqueueReadBuffer(q, chain_out, CL_TRUE, 0, chain_bytes, chain_out_host, 0, NULL, NULL));
+    bad = 0;
+    for (size_t i = 0; i < CHAIN_N; i++) {
+        float got = chain_out_host[i], want = chain_ref[i];
+        if (!(fabsf(got - want) <= 1e-5f * fabsf(want)) && !bad++)
+            first = i;
+    }
+    printf("  %-28s chain      ", t->name);
+    if (bad)
+        printf("MISMATCH: %zu of %zu results differ, first [%zu]: %.9g, want %.9g\n", bad, CHAIN_N,
+               first, chain_out_host[first], chain_ref[first]);
+    else {
+        double gflops = CHAIN_N * CHAIN_FLOPS / s / 1e9;
+        bench_result("vectorize", "chain", t->name, gflops, "GFLOP/s");
+        printf("%8.1f GFLOP/s", gflops);
+        if (poly_gflops > 0)
+            printf(" (%.2fx the polynomial's)", gflops / poly_gflops);
+        printf("\n");
+    }
+    free(chain_out_host);
 
     bench_print_not_vectorized(p, t->device, t->name);
 
     clReleaseMemObject(mb_out), clReleaseMemObject(poly_out), clReleaseMemObject(in);
-    clReleaseKernel(mb), clReleaseKernel(poly);
+    clReleaseMemObject(chain_out), clReleaseMemObject(chain_in);
+    clReleaseKernel(mb), clReleaseKernel(poly), clReleaseKernel(chain);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
@@ -250,7 +313,9 @@ int main(void)
 {
     int *mb_ref = malloc((size_t)MB_W * MB_H * sizeof(int));
     float *poly_in = malloc(POLY_N * sizeof(float)), *poly_ref = malloc(POLY_N * sizeof(float));
-    if (!mb_ref || !poly_in || !poly_ref)
+    chain_in_host = malloc(CHAIN_N * sizeof(float));
+    float *chain_expect = malloc(CHAIN_N * sizeof(float));
+    if (!mb_ref || !poly_in || !poly_ref || !chain_in_host || !chain_expect)
         return 1;
     for (int py = 0; py < MB_H; py++)
         for (int px = 0; px < MB_W; px++)
@@ -260,18 +325,23 @@ int main(void)
         poly_in[i] = -0.5f + (float)rand() / (float)RAND_MAX; /* [-0.5, 0.5] */
         poly_ref[i] = polynomial_ref(poly_in[i]);
     }
+    for (size_t i = 0; i < CHAIN_N; i++) {
+        chain_in_host[i] = -0.5f + (float)rand() / (float)RAND_MAX;
+        chain_expect[i] = chain_ref(chain_in_host[i]);
+    }
     const char *w = getenv("LANES_WIDTH");
     printf("vectorize, median of %d (LANES_WIDTH=%s; mandelbrot %dx%d, at most %d iterations, "
            "groups of 16x4; polynomial %zu Mi work-items x 64 Horner evaluations of degree 16, "
-           "groups of 64)\n",
-           RUNS, w ? w : "unset", MB_W, MB_H, MB_ITER, POLY_N >> 20);
+           "groups of 64; chain %zu Mi work-items x 64 dependent fma, groups of the runtime's "
+           "choice)\n",
+           RUNS, w ? w : "unset", MB_W, MB_H, MB_ITER, POLY_N >> 20, CHAIN_N >> 20);
     double peak = fma_peak(), measured = bench_measured_fma_peak();
     if (measured > 0)
         bench_result("vectorize", "polynomial", "FMA peak", measured, "GFLOP/s");
     struct bench_target t[8];
     size_t n = bench_targets(t, 8);
     for (size_t i = 0; i < n; i++)
-        run(&t[i], mb_ref, poly_in, poly_ref, peak, measured);
-    free(mb_ref), free(poly_in), free(poly_ref);
+        run(&t[i], mb_ref, poly_in, poly_ref, chain_expect, peak, measured);
+    free(mb_ref), free(poly_in), free(poly_ref), free(chain_in_host), free(chain_expect);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "host.h"
 #include "ir.h"
 #include "jit.h"
+#include "passes.h"
 #include "sha256.h"
 #include "specialize.h"
 
@@ -407,8 +408,11 @@ static bool compile_launcher(const struct lanes_program_module *module,
         goto out;
     }
     bool coroutine = false;
+    /* The launcher walks the work-group a vector at a time: one sub-group, or several. */
+    struct lanes_specialization walk = *spec;
     LLVMValueRef sg =
-        kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, refused, log) : NULL;
+        kernel ? lanes_specialize(m, kernel, spec, &globals, &coroutine, &walk.width, refused, log)
+               : NULL;
     if (!sg) {
         if (!*log)
             *log = format("lanes: kernel %s: %s\n", k->name, "not found in the program module");
@@ -416,9 +420,12 @@ static bool compile_launcher(const struct lanes_program_module *module,
     }
     /* What the vectorizer mapped (sub-group functions, or their vector forms). */
     t[1] = now_ms();
+    char vectors[48] = "";
+    if (walk.width != spec->width)
+        snprintf(vectors, sizeof vectors, " (%u sub-groups a vector)", walk.width / spec->width);
     if (lanes_builtins_link(m, math_mode, LANES_LINK_REST, log) != 0)
         goto out;
-    LLVMValueRef launcher = emit_launcher(m, sg, k, spec, coroutine, "lanes.launch");
+    LLVMValueRef launcher = emit_launcher(m, sg, k, &walk, coroutine, "lanes.launch");
     char *invalid = NULL;
     if (spec->width > 1 && LLVMVerifyModule(m, LLVMReturnStatusAction, &invalid)) {
         /* The vectorizer's fault, not the kernel's: it runs at width 1 (lanes_launcher_build). */
@@ -469,9 +476,9 @@ static bool compile_launcher(const struct lanes_program_module *module,
         out->cached = out->object != NULL;
         if (dump && strstr(dump, "time"))
             fprintf(stderr,
-                    "lanes: kernel %s, width %u, group %llu x %llu x %llu: specialized in %.2f ms, "
-                    "linked %.2f; the same code was %s\n",
-                    k->name, spec->width, (unsigned long long)spec->local_size[0],
+                    "lanes: kernel %s, width %u%s, group %llu x %llu x %llu: specialized in %.2f "
+                    "ms, linked %.2f; the same code was %s\n",
+                    k->name, spec->width, vectors, (unsigned long long)spec->local_size[0],
                     (unsigned long long)spec->local_size[1],
                     (unsigned long long)spec->local_size[2], t[1] - t[0], now_ms() - t[1],
                     out->loaded ? "loaded" : "in the disk cache");
@@ -506,9 +513,9 @@ static bool compile_launcher(const struct lanes_program_module *module,
     t[4] = now_ms();
     if (dump && strstr(dump, "time"))
         fprintf(stderr,
-                "lanes: kernel %s, width %u, group %llu x %llu x %llu: specialized in %.2f ms, "
+                "lanes: kernel %s, width %u%s, group %llu x %llu x %llu: specialized in %.2f ms, "
                 "linked %.2f, optimized %.2f (%zu functions, %zu instructions), compiled %.2f\n",
-                k->name, spec->width, (unsigned long long)spec->local_size[0],
+                k->name, spec->width, vectors, (unsigned long long)spec->local_size[0],
                 (unsigned long long)spec->local_size[1], (unsigned long long)spec->local_size[2],
                 t[1] - t[0], t[2] - t[1], t[3] - t[2], functions, instructions, t[4] - t[3]);
 out:
@@ -559,9 +566,10 @@ static void launcher_key(const struct lanes_program_module *module,
     uint64_t group[3];
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
+    unsigned interleave = lanes_interleave_setting();
     const void *parts[] = {"launcher-6",    digest,       k->name, spec->local_size,
                            &spec->work_dim, &spec->width, group,   &spec->small_ids,
-                           &spec->dynamic};
+                           &spec->dynamic,  &interleave};
     const size_t sizes[] = {10,
                             sizeof module->bitcode_digest,
                             strlen(k->name),
@@ -570,7 +578,8 @@ static void launcher_key(const struct lanes_program_module *module,
                             sizeof spec->width,
                             sizeof group,
                             sizeof spec->small_ids,
-                            sizeof spec->dynamic};
+                            sizeof spec->dynamic,
+                            sizeof interleave};
     lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
 }
 

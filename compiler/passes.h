@@ -38,6 +38,19 @@ void lanes_lower_generic(LLVMValueRef sg);
 bool lanes_calls_generic(LLVMValueRef sg);
 
 /*
+ * How many sub-groups of W = spec->width work-items the launcher runs as one
+ * vector of k * W lanes (compiler/interleave.c): 1 unless `sg` (cleaned
+ * up, not yet vectorized) is latency-bound and cannot tell the difference;
+ * `sub_group_aware` when the kernel called a sub-group function or a
+ * barrier before they were lowered.
+ */
+unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,
+                          bool sub_group_aware);
+
+/* LANES_INTERLEAVE as lanes_interleave reads it (a launcher's cache key has it). */
+unsigned lanes_interleave_setting(void);
+
+/*
  * Atomics on __local memory (compiler/local_atomics.c): before the
  * vectorizer, a generic pointer made from a __local one is cast back to
  * __local; after it, those atomics become plain loads and stores.

@@ -398,6 +398,28 @@ static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
     return rc;
 }
 
+/*
+ * True when `fn` calls a sub-group function (a query, a collective, a
+ * shuffle, ...), a fence or a work-group barrier: then it sees how many
+ * work-items a sub-group has.
+ */
+static bool sub_group_aware(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            size_t len;
+            const char *callee = lanes_called_name(i, &len);
+            if (!callee)
+                continue;
+            enum lanes_name q = lanes_name_lookup(callee, len);
+            if ((q >= LANES_NAME_SUB_GROUP_SIZE && q <= LANES_NAME_SUB_GROUP_LOCAL_ID) ||
+                q == LANES_NAME_BARRIER || q == LANES_NAME_FENCE ||
+                lanes_name_deferred(callee, len))
+                return true;
+        }
+    return false;
+}
+
 /* True when `fn` calls a work-group barrier (directly; callees are inlined first). */
 static bool has_barrier(LLVMValueRef fn)
 {
@@ -507,9 +529,10 @@ static int clean_up(LLVMModuleRef m, char **log)
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
                               const struct lanes_specialization *spec,
                               const struct lanes_globals_layout *globals, bool *coroutine,
-                              bool *refused, char **log)
+                              uint32_t *vector_width, bool *refused, char **log)
 {
     *refused = false;
+    *vector_width = spec->width;
     size_t len;
     char *name = strdup(LLVMGetValueName2(kernel, &len));
     if (!name || inline_everything(m, log) != 0) {
@@ -522,6 +545,7 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         items *= lanes_spec_group_size(spec, d);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     *coroutine = has_barrier(kernel) && (spec->dynamic || items > spec->width);
+    bool aware = spec->width > 1 && sub_group_aware(kernel);
     LLVMValueRef sg = move_into_sg(
         m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
     /*
@@ -546,7 +570,11 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     if (rc == 0 && spec->width > 1) {
         /* After clean_up's SROA: a pointer passed to an inlined function is no longer in memory. */
         lanes_localize_atomics(sg);
-        if (rc == 0 && lanes_vectorize(&sg, spec, log) != 0) {
+        /* Latency-bound kernels: several sub-groups as one vector (compiler/interleave.c). */
+        struct lanes_specialization wide = *spec;
+        wide.width *= rc == 0 ? lanes_interleave(sg, spec, aware) : 1;
+        *vector_width = wide.width;
+        if (rc == 0 && lanes_vectorize(&sg, &wide, log) != 0) {
             *refused = true;
             rc = -1;
         }

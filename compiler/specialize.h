@@ -8,6 +8,7 @@
 
 #include <llvm-c/Types.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * In `m`, inlines every call of `kernel` and replaces it by its sub-group
@@ -15,7 +16,9 @@
  * the kernel's __local variables and the program's variables (`globals`,
  * laid out before the library was linked in) are lowered to reads of `wg`
  * and the folded constants of `spec` (compiler/passes.h); the function is
- * vectorized at spec->width (compiler/vectorize/). When the kernel has
+ * vectorized at spec->width (compiler/vectorize/), or at a multiple of it
+ * when several sub-groups run as one vector (*vector_width says which,
+ * compiler/interleave.c). When the kernel has
  * barriers and a work-group holds several sub-groups, sg is a coroutine
  * returning its handle instead (*coroutine set; compiler/coroutine.c).
  * Returns the function, or NULL with *log (malloc'd) saying why; *refused
@@ -25,6 +28,6 @@
 LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
                               const struct lanes_specialization *spec,
                               const struct lanes_globals_layout *globals, bool *coroutine,
-                              bool *refused, char **log);
+                              uint32_t *vector_width, bool *refused, char **log);
 
 #endif

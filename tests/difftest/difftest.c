@@ -96,8 +96,9 @@ static struct {
     unsigned jobs;
     bool verbose;
     bool keep_going;
-    bool tier0;         /* --tier0: the widths under test run tier 0, the reference tier 1 */
-    const char *kernel; /* --kernel: this source instead of the seed's (a hand reduction) */
+    bool tier0;          /* --tier0: the widths under test run tier 0, the reference tier 1 */
+    unsigned interleave; /* --interleave K: the widths under test run K sub-groups a vector */
+    const char *kernel;  /* --kernel: this source instead of the seed's (a hand reduction) */
     struct gen_cfg cfg;
 } opt = {
     .seed = 1,
@@ -993,6 +994,9 @@ static void pick_shape(struct tcase *c)
 {
     static const size_t l1[] = {20, 37, 64, 1, 5, 24, 13};
     static const size_t l2[][2] = {{6, 5}, {8, 4}, {3, 7}, {2, 3}, {16, 4}, {1, 9}};
+    /* --interleave: rows of a multiple of 32 work-items, which several sub-groups can share. */
+    static const size_t i1[] = {32, 64, 96, 128, 64, 32, 128};
+    static const size_t i2[][2] = {{32, 2}, {64, 1}, {32, 1}, {32, 2}, {64, 1}, {32, 1}};
     struct rng r = {c->seed * 0x2545f4914f6cdd1du + 17};
     bool two = (c->cfg.features >> F_2D & 1) && chance(&r, 35);
     bool non_uniform = c->cfg.features >> F_NON_UNIFORM & 1;
@@ -1000,7 +1004,10 @@ static void pick_shape(struct tcase *c)
     c->local[1] = c->global[1] = 1;
     unsigned pick = below(&r, two ? 6 : 7);
     for (unsigned d = 0; d < c->dim; d++) {
-        c->local[d] = two ? l2[pick][d] : l1[pick];
+        if (opt.interleave)
+            c->local[d] = two ? i2[pick][d] : i1[pick];
+        else
+            c->local[d] = two ? l2[pick][d] : l1[pick];
         c->global[d] = c->local[d] * (1 + below(&r, two ? 3 : 4));
         if (non_uniform && c->local[d] > 1 && chance(&r, 30))
             c->global[d] += 1 + below(&r, (unsigned)c->local[d] - 1);
@@ -1211,6 +1218,11 @@ static _Noreturn void child(struct run *r, unsigned start)
      * launcher, and so do the widths unless --tier0.
      */
     setenv("LANES_TIER", opt.tier0 && r->width > 1 ? "0" : "1", 1);
+    /* Where the kernel cannot tell (compiler/interleave.c); never the reference. */
+    char interleave[16];
+    snprintf(interleave, sizeof interleave, "%u",
+             r->width > 1 && opt.interleave ? opt.interleave : 1);
+    setenv("LANES_INTERLEAVE", interleave, 1);
     r->sh->progress = -1;
     kt_setup();
     /* A kernel ran vectorized unless the build log says it was not. */
@@ -1503,10 +1515,12 @@ static void reduce(const struct tcase *failing, unsigned width)
 static void usage(void)
 {
     fprintf(stderr, "usage: difftest [--seed S] [--count N] [--widths 8,16,32] [--jobs J] "
-                    "[--depth D] [--verbose] [--keep-going] [--tier0] [--kernel FILE] "
-                    "[--no-FEATURE...]\n"
+                    "[--depth D] [--verbose] [--keep-going] [--tier0] [--interleave K] "
+                    "[--kernel FILE] [--no-FEATURE...]\n"
                     "(--kernel: run FILE, kernel k<seed>, with the seed's inputs and shape;\n"
-                    " --tier0: the widths run the launcher of every local size)\n"
+                    " --tier0: the widths run the launcher of every local size;\n"
+                    " --interleave 2|4: the widths run 2 or 4 sub-groups as one vector where the\n"
+                    " kernel cannot tell, LANES_INTERLEAVE)\n"
                     "features:");
     for (unsigned f = 0; f < NUM_FEATURES; f++)
         fprintf(stderr, " %s", feature_names[f]);
@@ -1554,6 +1568,11 @@ static void parse(int argc, char **argv)
             opt.keep_going = true;
         } else if (!strcmp(a, "--tier0")) {
             opt.tier0 = true;
+        } else if (!strcmp(a, "--interleave") && v) {
+            opt.interleave = (unsigned)strtoul(v, NULL, 0);
+            if (opt.interleave != 2 && opt.interleave != 4)
+                usage();
+            i++;
         } else if (!strncmp(a, "--no-", 5)) {
             unsigned f = 0;
             while (f < NUM_FEATURES && strcmp(a + 5, feature_names[f]))

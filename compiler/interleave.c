@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Interleaved sub-groups (passes.h, lanes_interleave). One sub-group is one
+ * vector: a kernel whose work-item is one chain of dependent operations
+ * (Horner's rule, a hash's rounds, an iteration) keeps one vector
+ * instruction in flight, and the arithmetic units wait on its latency. Run
+ * k sub-groups of a work-group as one vector of k * W lanes instead, and
+ * the code generator gives each of them a register of its own: k
+ * independent chains, the same instructions.
+ *
+ * Only where the sub-group width cannot be seen: a kernel that calls no
+ * sub-group function (not even get_sub_group_id: the caller checks that
+ * before the work-item functions are lowered), no barrier and no fence,
+ * whose work-groups are rows of a multiple of k * W work-items; its lowered
+ * work-item functions then read the same at either width. What runs lane
+ * by lane (atomics, calls) runs in the same lane order; an atomic combined
+ * for a sub-group is combined for k of them, each lane seeing what it
+ * would in turn. A kernel calling SLEEF's math stays within 16 lanes (the
+ * vectorizer maps it up to 16 only), one with private arrays of more than
+ * MAX_PRIVATE bytes a work-item at W.
+ *
+ * The cost rule, measured with bench_vectorize's chain (one chain of 64
+ * dependent fma) and polynomial (8 independent chains) kernels: the block
+ * with the most arithmetic sets the kernel's instruction-level parallelism,
+ * its operations over its longest dependency chain. Below TARGET_ILP the
+ * units starve (an AVX-512 fma has a latency of 4 cycles and 1 or 2 issue
+ * a cycle): k is the power of two that brings it to TARGET_ILP, within
+ * MAX_LANES lanes.
+ */
+#include "passes.h"
+
+#include "abi.h"
+#include "ir.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    MAX_LANES = 32,      /* the widest vector the vectorizer makes */
+    TARGET_ILP = 4,      /* independent operations in flight that keep the units busy */
+    MIN_OPERATIONS = 16, /* less arithmetic than this in a block is not worth a wider vector */
+    MAX_PRIVATE = 4096,  /* bytes of private arrays per work-item, at most */
+};
+
+/* LANES_INTERLEAVE: 0 to use the cost rule, 1 never to interleave, 2 or 4 always where allowed. */
+static unsigned forced(void)
+{
+    const char *v = getenv("LANES_INTERLEAVE");
+    int n = v ? atoi(v) : 0;
+    return n == 1 || n == 2 || n == 4 ? (unsigned)n : 0;
+}
+
+unsigned lanes_interleave_setting(void)
+{
+    return forced();
+}
+
+/* True for an instruction that takes an arithmetic unit's latency. */
+static bool arithmetic(LLVMValueRef i)
+{
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAShr:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+    case LLVMFAdd:
+    case LLVMFSub:
+    case LLVMFMul:
+    case LLVMFDiv:
+    case LLVMFNeg:
+    case LLVMSelect: return true;
+    case LLVMCall: return LLVMGetIntrinsicID(LLVMGetCalledValue(i)) != 0;
+    default: return false;
+    }
+}
+
+enum { SLEEF_LANES = 16 }; /* the most lanes the vectorizer maps SLEEF's functions at */
+
+/*
+ * The widest vector `sg` may run at, at most `lanes`: SLEEF_LANES if it
+ * calls SLEEF's math (which runs lane by lane wider), 0 when its private
+ * arrays are big.
+ */
+static unsigned widest(LLVMValueRef sg, unsigned lanes)
+{
+    uint64_t private_bytes = 0;
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(sg));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMIsACallInst(i)) {
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                size_t len;
+                const char *name = LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
+                if (strncmp(name, "Sleef_", 6) == 0 && lanes > SLEEF_LANES)
+                    lanes = SLEEF_LANES;
+            } else if (LLVMIsAAllocaInst(i)) {
+                private_bytes += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+            }
+        }
+    return private_bytes <= MAX_PRIVATE ? lanes : 0;
+}
+
+/* Depths of a block's instructions: open addressing on their addresses. */
+struct depths {
+    LLVMValueRef *key;
+    unsigned *depth;
+    size_t mask;
+};
+
+static size_t slot(const struct depths *t, LLVMValueRef v)
+{
+    size_t h = ((uintptr_t)v >> 4) * 0x9e3779b97f4a7c15u;
+    for (size_t i = h & t->mask;; i = (i + 1) & t->mask)
+        if (!t->key[i] || t->key[i] == v)
+            return i;
+}
+
+/*
+ * Operations of the busiest block over the longest chain of them in it
+ * (operands from other blocks and phis start chains), in tenths.
+ */
+static unsigned parallelism_tenths(LLVMValueRef sg)
+{
+    unsigned best_ops = 0, best_chain = 1;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        size_t n = 0;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            n++;
+        size_t size = 16;
+        while (size < 2 * n)
+            size *= 2;
+        struct depths t = {calloc(size, sizeof *t.key), calloc(size, sizeof *t.depth), size - 1};
+        if (!t.key || !t.depth) {
+            free(t.key);
+            free(t.depth);
+            return 10 * TARGET_ILP; /* no memory to look: as if parallel enough */
+        }
+        unsigned ops = 0, chain = 0;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            unsigned d = 0;
+            if (!LLVMIsAPHINode(i))
+                for (int o = 0, no = LLVMGetNumOperands(i); o < no; o++) {
+                    LLVMValueRef op = LLVMGetOperand(i, o);
+                    if (!LLVMIsAInstruction(op) || LLVMGetInstructionParent(op) != bb)
+                        continue;
+                    size_t at = slot(&t, op);
+                    if (t.key[at] && t.depth[at] > d)
+                        d = t.depth[at];
+                }
+            if (arithmetic(i)) {
+                d++;
+                ops++;
+            }
+            size_t at = slot(&t, i);
+            t.key[at] = i;
+            t.depth[at] = d;
+            if (d > chain)
+                chain = d;
+        }
+        free(t.key);
+        free(t.depth);
+        if (ops > best_ops)
+            best_ops = ops, best_chain = chain ? chain : 1;
+    }
+    if (best_ops < MIN_OPERATIONS)
+        return 10 * TARGET_ILP;
+    return 10 * best_ops / best_chain;
+}
+
+unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,
+                          bool sub_group_aware)
+{
+    uint32_t w = spec->width;
+    unsigned force = forced();
+    if (w < 2 || spec->dynamic || sub_group_aware || force == 1)
+        return 1;
+    unsigned most = widest(sg, MAX_LANES) / w;
+    uint64_t row = lanes_spec_group_size(spec, 0);
+    while (most > 1 && row % (most * w) != 0)
+        most /= 2;
+    if (most < 2)
+        return 1;
+    if (force)
+        return force < most ? force : most;
+    unsigned tenths = parallelism_tenths(sg), k = 1;
+    while (k < most && k * tenths < 10 * TARGET_ILP)
+        k *= 2;
+    return k;
+}
