@@ -47,6 +47,21 @@ int lanes_globals_layout(LLVMModuleRef m, struct lanes_globals_layout *layout, c
 
 void lanes_globals_layout_free(struct lanes_globals_layout *layout);
 
+/*
+ * Attaches to every variable of `layout` its offset in the block (metadata
+ * that linking and bitcode keep), so that a module holding only some of
+ * them, what one kernel reaches (compiler/reach.h), still places each
+ * where the program's layout does.
+ */
+void lanes_globals_mark(const struct lanes_globals_layout *layout);
+
+/*
+ * The layout of `m`'s marked variables, at the offsets their marks give,
+ * which are removed (size, global_size and align stay 0: the block is the
+ * program's). Returns 0, or -1 with *error (malloc'd).
+ */
+int lanes_globals_from_marks(LLVMModuleRef m, struct lanes_globals_layout *layout, char **error);
+
 /* The entry of `var`, or NULL when it is not in the block. */
 const struct lanes_global_var *lanes_globals_find(const struct lanes_globals_layout *layout,
                                                   LLVMValueRef var);

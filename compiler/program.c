@@ -15,6 +15,7 @@
 #include "globals.h"
 #include "host.h"
 #include "names.h"
+#include "reach.h"
 #include "sha256.h"
 #include "frontend/frontend.h"
 
@@ -728,6 +729,7 @@ void lanes_program_module_free(struct lanes_program_module *m)
     }
     free(m->kernels);
     free(m->bitcode);
+    lanes_reaches_free(m->reaches);
     free(m);
 }
 
