@@ -12,6 +12,7 @@
  */
 #include "reach.h"
 
+#include "crash.h"
 #include "globals.h"
 #include "link_shim.h"
 
@@ -105,6 +106,7 @@ static int extract(const struct lanes_program_module *pm, const char *name, stru
         *log = message("lanes: kernel %s: %s\n", name, "the program's bitcode is unreadable");
         goto out;
     }
+    lanes_crash_test("reach");
     /* Offsets in the program's block are the program's, whatever one kernel uses of it. */
     struct lanes_globals_layout layout;
     if (lanes_globals_layout(src, &layout, log) != 0)
