@@ -66,6 +66,8 @@ static struct lanes_reaches *reaches_of(const struct lanes_program_module *pm)
     if (!fresh)
         return NULL;
     fresh->n = pm->num_kernels;
+    for (size_t i = 0; i < fresh->n; i++)
+        atomic_init(&fresh->slots[i].state, EMPTY);
     pthread_mutex_init(&fresh->lock, NULL);
     pthread_cond_init(&fresh->done, NULL);
     if (atomic_compare_exchange_strong(field, &r, fresh))

@@ -11,6 +11,7 @@
  */
 #include "kernel_fixture.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -62,6 +63,11 @@ static char *generate(unsigned salt)
                  "    if (i == 0) { o[%d] = get_sub_group_size(); seen[1] = 42; }\n"
                  "}\n"
                  "kernel void peek(global uint *o) { o[0] = seen[1]; o[1] = counters[1]; }\n"
+                 "kernel void twin(global uint *o) {\n"
+                 "    size_t i = (get_global_id(2) * get_global_size(1) + get_global_id(1))\n"
+                 "               * get_global_size(0) + get_global_id(0);\n"
+                 "    o[i] = h7((uint)i);\n"
+                 "}\n"
                  "kernel void big(global uint *o) {\n"
                  "    size_t i = get_global_id(0);\n"
                  "    uint x = o[i];\n",
@@ -205,12 +211,66 @@ static void huge_kernel_names_its_biggest_function(void **state)
     assert_non_null(strstr(text, "inlined 300 times"));
 }
 
+/* One thread's launch of `twin` in `dims` dimensions over N work-items. */
+struct twin_run {
+    cl_uint dims;
+    pthread_barrier_t *start;
+    cl_uint out[N];
+    cl_int err;
+};
+
+static void *run_twin(void *p)
+{
+    struct twin_run *r = p;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "twin", &err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof r->out, NULL, &err);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t global[3][3] = {{N, 1, 1}, {16, N / 16, 1}, {8, 8, N / 64}};
+    pthread_barrier_wait(r->start);
+    r->err = clEnqueueNDRangeKernel(q, k, r->dims, NULL, global[r->dims - 1], NULL, 0, NULL, NULL);
+    if (r->err == CL_SUCCESS)
+        r->err = clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof r->out, r->out, 0, NULL, NULL);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(k);
+    return NULL;
+}
+
+/*
+ * Launches in 1, 2 and 3 dimensions at once from three threads: three
+ * launchers of one kernel compile together (each work_dim has its own),
+ * and all need its reach, which one of them takes while the others wait.
+ */
+static void concurrent_first_launches(void **state)
+{
+    (void)state;
+    pthread_barrier_t start;
+    assert_int_equal(pthread_barrier_init(&start, NULL, 3), 0);
+    static struct twin_run runs[3];
+    pthread_t t[3];
+    for (cl_uint d = 0; d < 3; d++) {
+        runs[d] = (struct twin_run){.dims = d + 1, .start = &start};
+        assert_int_equal(pthread_create(&t[d], NULL, run_twin, &runs[d]), 0);
+    }
+    for (int d = 0; d < 3; d++)
+        pthread_join(t[d], NULL);
+    pthread_barrier_destroy(&start);
+    for (int d = 0; d < 3; d++) {
+        assert_int_equal(runs[d].err, CL_SUCCESS);
+        for (cl_uint i = 0; i < N; i++)
+            assert_int_equal(runs[d].out[i], helper(7, i));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_kernel_of_a_big_program),
         cmocka_unit_test(kernel_calling_a_little_of_a_library),
         cmocka_unit_test(huge_kernel_names_its_biggest_function),
+        cmocka_unit_test(concurrent_first_launches),
     };
     return cmocka_run_group_tests(tests, setup_program, teardown_program);
 }
