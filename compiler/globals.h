@@ -7,6 +7,9 @@
  * that block is a pure function of the program's module, so that the
  * program build (its size), the runtime (its initial values) and every
  * launcher (the offsets it adds to wg->globals) agree without storing it.
+ * A launcher starts from what its kernel reaches, which holds only some
+ * of the variables: they carry their offsets there as marks
+ * (lanes_globals_mark), computed from the whole module.
  */
 #ifndef LANES_COMPILER_GLOBALS_H
 #define LANES_COMPILER_GLOBALS_H
