@@ -21,7 +21,7 @@ bool lanes_run_safely(void (*fn)(void *), void *ctx, char what[64]);
 
 /*
  * Raises SIGSEGV when the environment variable LANES_CRASH_TEST names
- * `stage` ("compile", "link", "launcher"): how the tests make the compiler
+ * `stage` ("compile", "link", "launcher", "reach"): how the tests make the compiler
  * crash where a real crash would happen.
  */
 void lanes_crash_test(const char *stage);

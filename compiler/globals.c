@@ -170,6 +170,72 @@ void lanes_globals_layout_free(struct lanes_globals_layout *layout)
     memset(layout, 0, sizeof *layout);
 }
 
+/* The metadata kind of a variable's place in the block: !{i64 offset, i1 copyable}. */
+static unsigned mark_kind(LLVMContextRef ctx)
+{
+    static const char kind[] = "lanes.block";
+    return LLVMGetMDKindIDInContext(ctx, kind, sizeof kind - 1);
+}
+
+void lanes_globals_mark(const struct lanes_globals_layout *layout)
+{
+    for (size_t i = 0; i < layout->count; i++) {
+        const struct lanes_global_var *v = &layout->vars[i];
+        LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(v->var));
+        LLVMMetadataRef ops[2] = {
+            LLVMValueAsMetadata(LLVMConstInt(LLVMInt64TypeInContext(ctx), v->offset, 0)),
+            LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(ctx), v->copyable, 0))};
+        LLVMGlobalSetMetadata(v->var, mark_kind(ctx), LLVMMDNodeInContext2(ctx, ops, 2));
+    }
+}
+
+/* The mark of `g`, read into *v; false when it has none. */
+static bool read_mark(LLVMContextRef ctx, unsigned kind, LLVMValueRef g, struct lanes_global_var *v)
+{
+    size_t n = 0;
+    LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(g, &n);
+    bool found = false;
+    for (unsigned i = 0; i < n && !found; i++) {
+        if (LLVMValueMetadataEntriesGetKind(entries, i) != kind)
+            continue;
+        LLVMValueRef node =
+            LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(entries, i));
+        if (LLVMGetMDNodeNumOperands(node) != 2)
+            continue;
+        LLVMValueRef ops[2];
+        LLVMGetMDNodeOperands(node, ops);
+        if (!ops[0] || !ops[1] || !LLVMIsAConstantInt(ops[0]) || !LLVMIsAConstantInt(ops[1]))
+            continue;
+        *v = (struct lanes_global_var){.var = g,
+                                       .offset = LLVMConstIntGetZExtValue(ops[0]),
+                                       .copyable = LLVMConstIntGetZExtValue(ops[1]) != 0};
+        found = true;
+    }
+    if (entries)
+        LLVMDisposeValueMetadataEntries(entries);
+    return found;
+}
+
+int lanes_globals_from_marks(LLVMModuleRef m, struct lanes_globals_layout *layout, char **error)
+{
+    memset(layout, 0, sizeof *layout);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned kind = mark_kind(ctx);
+    size_t n = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        n++;
+    if (n && !(layout->vars = calloc(n, sizeof *layout->vars))) {
+        *error = strdup("lanes: out of host memory laying out program-scope variables\n");
+        return -1;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (read_mark(ctx, kind, g, &layout->vars[layout->count])) {
+            layout->count++;
+            LLVMGlobalEraseMetadata(g, kind);
+        }
+    return 0;
+}
+
 const struct lanes_global_var *lanes_globals_find(const struct lanes_globals_layout *layout,
                                                   LLVMValueRef var)
 {

@@ -7,6 +7,9 @@
  * that block is a pure function of the program's module, so that the
  * program build (its size), the runtime (its initial values) and every
  * launcher (the offsets it adds to wg->globals) agree without storing it.
+ * A launcher starts from what its kernel reaches, which holds only some
+ * of the variables: they carry their offsets there as marks
+ * (lanes_globals_mark), computed from the whole module.
  */
 #ifndef LANES_COMPILER_GLOBALS_H
 #define LANES_COMPILER_GLOBALS_H
@@ -46,6 +49,21 @@ struct lanes_globals_layout {
 int lanes_globals_layout(LLVMModuleRef m, struct lanes_globals_layout *layout, char **error);
 
 void lanes_globals_layout_free(struct lanes_globals_layout *layout);
+
+/*
+ * Attaches to every variable of `layout` its offset in the block (metadata
+ * that linking and bitcode keep), so that a module holding only some of
+ * them, what one kernel reaches (compiler/reach.h), still places each
+ * where the program's layout does.
+ */
+void lanes_globals_mark(const struct lanes_globals_layout *layout);
+
+/*
+ * The layout of `m`'s marked variables, at the offsets their marks give,
+ * which are removed (size, global_size and align stay 0: the block is the
+ * program's). Returns 0, or -1 with *error (malloc'd).
+ */
+int lanes_globals_from_marks(LLVMModuleRef m, struct lanes_globals_layout *layout, char **error);
 
 /* The entry of `var`, or NULL when it is not in the block. */
 const struct lanes_global_var *lanes_globals_find(const struct lanes_globals_layout *layout,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Building a launcher: parse the program module into a fresh context, turn
- * the kernel into its sub-group function (specialize.c), generate
+ * Building a launcher: parse what the kernel reaches of its program
+ * (compiler/reach.h) into a fresh context, turn the kernel into its
+ * sub-group function (specialize.c), generate
  *     void launch(const void *args, const struct lanes_wg *wg)
  * that unpacks the argument block and runs the sub-groups of one
  * work-group in a loop, then optimize at O3 for the host and JIT it.
@@ -16,6 +17,7 @@
 #include "ir.h"
 #include "jit.h"
 #include "passes.h"
+#include "reach.h"
 #include "sha256.h"
 #include "specialize.h"
 
@@ -276,39 +278,49 @@ __attribute__((format(printf, 1, 2))) static char *format(const char *fmt, ...)
  * switch vectorized becomes every case, masked, for every sub-group: past
  * VECTOR_SWITCH_CASES it stays a scalar switch, a work-item per sub-group
  * (512 cases took 0.66 s to compile at width 16, 0.13 s at width 1).
+ * Instructions are counted in the kernel once its calls are inlined, what
+ * the optimizer sees: never in the rest of its program.
  */
 enum { VECTOR_SWITCH_CASES = 256, BIG_SWITCH_CASES = 2048, BIG_INSTRUCTIONS = 200000 };
 
-/*
- * Why `m` cannot be vectorized for its size (malloc'd), or NULL: its
- * largest switch or its size in instructions, over every function defined;
- * *light is set when it is too big for the usual pipeline at any width.
- */
-static char *too_big(LLVMModuleRef m, bool *light)
+static const char *name_of(LLVMValueRef f)
 {
-    unsigned cases = 0;
-    size_t instructions = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b)) {
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-            if (t && LLVMGetInstructionOpcode(t) == LLVMSwitch && LLVMGetNumSuccessors(t) > cases)
-                cases = LLVMGetNumSuccessors(t) - 1; /* the default is a successor too */
-            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-                instructions++;
-        }
-    *light = cases > BIG_SWITCH_CASES || instructions > BIG_INSTRUCTIONS;
-    if (instructions > BIG_INSTRUCTIONS)
-        return format("%zu instructions (more than %d): LLVM would take too long; lightly "
-                      "optimized instead",
-                      instructions, BIG_INSTRUCTIONS);
-    if (cases > BIG_SWITCH_CASES)
-        return format("a switch of %u cases (more than %d): LLVM would take too long; lightly "
-                      "optimized instead",
-                      cases, BIG_SWITCH_CASES);
-    if (cases > VECTOR_SWITCH_CASES)
-        return format("a switch of %u cases (more than %d) would run every case for every "
-                      "sub-group",
-                      cases, VECTOR_SWITCH_CASES);
+    size_t len;
+    return LLVMGetValueName2(f, &len);
+}
+
+/*
+ * Why `kernel` cannot be vectorized for its size (malloc'd), or NULL: its
+ * largest switch or its instructions once every callee is inlined, which
+ * is what the specialization makes of it (compiler/reach.h); *light is set
+ * when it is too big for the usual pipeline at any width. The reason names
+ * the function that made it so.
+ */
+static char *too_big(LLVMValueRef kernel, bool *light)
+{
+    struct lanes_reach_size s;
+    *light = false;
+    if (lanes_reach_measure(kernel, &s) != 0)
+        return NULL; /* out of memory: the compile that follows says so, or succeeds */
+    *light = s.cases > BIG_SWITCH_CASES || s.instructions > BIG_INSTRUCTIONS;
+    if (s.instructions > BIG_INSTRUCTIONS) {
+        char copies[64] = "";
+        if (s.biggest_copies > 1)
+            snprintf(copies, sizeof copies, ", inlined %zu times", s.biggest_copies);
+        return format("%zu instructions once its calls are inlined (more than %d), the most from "
+                      "%.200s (%zu instructions%s): LLVM would take too long; lightly optimized "
+                      "instead",
+                      s.instructions, BIG_INSTRUCTIONS, name_of(s.biggest), s.biggest_instructions,
+                      copies);
+    }
+    if (s.cases > BIG_SWITCH_CASES)
+        return format("a switch of %u cases in %.200s (more than %d): LLVM would take too long; "
+                      "lightly optimized instead",
+                      s.cases, name_of(s.switch_in), BIG_SWITCH_CASES);
+    if (s.cases > VECTOR_SWITCH_CASES)
+        return format("a switch of %u cases in %.200s (more than %d) would run every case for "
+                      "every sub-group",
+                      s.cases, name_of(s.switch_in), VECTOR_SWITCH_CASES);
     return NULL;
 }
 
@@ -325,10 +337,11 @@ static atomic_bool optimized_here;
 
 /*
  * A launcher's code, named by what it is made of: the module about to be
- * optimized (program, library and launcher) and how it is compiled. Programs
- * that differ in source but not in that module (the CTS builds its kernels
- * once per memory scope and order, which the CPU's atomics do not tell
- * apart) share one compile and one copy of the code.
+ * optimized (the kernel's reach, library and launcher) and how it is
+ * compiled. Programs that differ in source but not in that module (the
+ * CTS builds its kernels once per memory scope and order, which the CPU's
+ * atomics do not tell apart; a kernel in two programs that differ in
+ * their other kernels) share one compile and one copy of the code.
  */
 struct code {
     struct lanes_cache_key key;
@@ -367,7 +380,7 @@ struct compiled {
 };
 
 /*
- * The launcher's code: the program module specialized for `spec`, the
+ * The launcher's code: what the kernel reaches specialized for `spec`, the
  * launcher generated, then the same code loaded already or in the disk
  * cache, else optimized for the host and compiled. False with *log saying
  * why.
@@ -383,15 +396,20 @@ static bool compile_launcher(const struct lanes_program_module *module,
     double t[6] = {now_ms()};
     char *big = NULL;   /* why the kernel is not vectorized, for its size */
     bool light = false; /* and whether it takes the light path */
+    /* What the kernel reaches, never the whole program (compiler/reach.h). */
+    const void *reach;
+    size_t reach_size;
+    if (lanes_reach_bitcode(module, k, &reach, &reach_size, log) != 0)
+        return false;
+    t[0] = now_ms();
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRange(module->bitcode, module->bitcode_size, "program", 0);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(reach, reach_size, "kernel", 0);
     LLVMModuleRef m = NULL;
     bool parsed = LLVMParseBitcodeInContext2(ctx, buf, &m) == 0;
     LLVMDisposeMemoryBuffer(buf);
-    /* The program's variables, told apart from the library's before it is linked in. */
+    /* The program's variables at the program's offsets, told apart from the library's. */
     struct lanes_globals_layout globals = {0};
-    if (parsed && lanes_globals_layout(m, &globals, log) != 0)
+    if (parsed && lanes_globals_from_marks(m, &globals, log) != 0)
         parsed = false;
     /* The kernel's math options (its attributes) choose the library's variants. */
     LLVMValueRef kernel = parsed ? find_function(m, k->name) : NULL;
@@ -401,7 +419,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
     char *error = NULL;
     kernel = parsed ? kernel : NULL;
     /* Too big to vectorize: width 1; too big to optimize in reasonable time: the light path. */
-    big = kernel ? too_big(m, &light) : NULL;
+    big = kernel ? too_big(kernel, &light) : NULL;
     if (big && spec->width > 1) {
         *log = format("%s\n", big);
         *refused = true;
@@ -567,7 +585,7 @@ static void launcher_key(const struct lanes_program_module *module,
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
     unsigned interleave = lanes_interleave_setting();
-    const void *parts[] = {"launcher-6",    digest,       k->name, spec->local_size,
+    const void *parts[] = {"launcher-7",    digest,       k->name, spec->local_size,
                            &spec->work_dim, &spec->width, group,   &spec->small_ids,
                            &spec->dynamic,  &interleave};
     const size_t sizes[] = {10,
@@ -609,6 +627,7 @@ static bool compile_safely(const struct lanes_program_module *module,
     struct safe_compile c = {.module = module, .k = k, .spec = spec, .out = out};
     char crash[64];
     if (!lanes_run_safely(safe_compile, &c, crash)) {
+        lanes_reach_abandon();
         *refused = false;
         *log = format("lanes: kernel %s: the compiler crashed (%s) while compiling it for "
                       "work-groups of %llu x %llu x %llu at width %u; the launch fails, the "

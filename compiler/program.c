@@ -15,6 +15,7 @@
 #include "globals.h"
 #include "host.h"
 #include "names.h"
+#include "reach.h"
 #include "sha256.h"
 #include "frontend/frontend.h"
 
@@ -693,21 +694,26 @@ int lanes_program_init_globals(const struct lanes_program_module *pm, void *bloc
 {
     *error = NULL;
     LLVMContextRef ctx = LLVMContextCreate();
+    /*
+     * Loaded lazily: the variables and their initializers are read, the
+     * functions' bodies never are (the module owns the buffer, which
+     * borrows pm's bytes).
+     */
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, pm->bitcode_size, "program", 0);
     LLVMModuleRef m = NULL;
     struct lanes_globals_layout layout = {0};
     int rc = -1;
-    if (LLVMParseBitcodeInContext2(ctx, buf, &m) != 0)
+    if (LLVMGetBitcodeModuleInContext2(ctx, buf, &m) != 0) {
+        m = NULL;
         *error = strdup("lanes: the program's bitcode is unreadable\n");
-    else if (lanes_globals_layout(m, &layout, error) == 0 && layout.size != pm->globals_size)
+    } else if (lanes_globals_layout(m, &layout, error) == 0 && layout.size != pm->globals_size)
         *error = strdup("lanes: the program's variables changed their layout\n");
     else if (!*error)
         rc = lanes_globals_write(m, &layout, block, error);
     lanes_globals_layout_free(&layout);
     if (m)
         LLVMDisposeModule(m);
-    LLVMDisposeMemoryBuffer(buf);
     LLVMContextDispose(ctx);
     return rc;
 }
@@ -728,6 +734,7 @@ void lanes_program_module_free(struct lanes_program_module *m)
     }
     free(m->kernels);
     free(m->bitcode);
+    lanes_reaches_free(m->reaches);
     free(m);
 }
 

@@ -46,6 +46,8 @@ struct lanes_kernel_info {
     bool uses_printf;            /* calls printf, directly or through its callees */
 };
 
+struct lanes_reaches;
+
 struct lanes_program_module {
     void *bitcode;
     size_t bitcode_size;
@@ -61,6 +63,11 @@ struct lanes_program_module {
     size_t globals_size;
     size_t globals_align;
     size_t global_variables_size; /* of the global address space's (the rest are constants) */
+    /*
+     * What each kernel reaches (compiler/reach.h), extracted from the
+     * bitcode at its first compile and kept for the next; NULL until then.
+     */
+    _Atomic(struct lanes_reaches *) reaches;
 };
 
 /*

@@ -123,6 +123,27 @@ static void crash_in_launcher(void **state)
 }
 
 /*
+ * A crash while taking what the kernel reaches from its program, which the
+ * next compile of the kernel would wait for: the slot is given back, and a
+ * later launch takes it (it waited for ever).
+ */
+static void crash_taking_reach(void **state)
+{
+    (void)state;
+    SKIP_UNDER_TSAN();
+    char options[64];
+    int seed = next_seed();
+    snprintf(options, sizeof options, "-DSEED=%d", seed);
+    cl_program p = program_of(src, options);
+    setenv("LANES_CRASH_TEST", "reach", 1);
+    assert_int_equal(run(p, seed), CL_OUT_OF_RESOURCES);
+    unsetenv("LANES_CRASH_TEST");
+    log_has(p, "the compiler crashed (SIGSEGV) while compiling it");
+    assert_int_equal(run(p, seed), CL_SUCCESS);
+    clReleaseProgram(p);
+}
+
+/*
  * Not the compiler but memory: a kernel whose private variables live across
  * a barrier keeps them in frames the runtime allocates per work-group. With
  * no memory for one (LANES_CRASH_TEST=frames) the launch ends with
@@ -169,9 +190,8 @@ static void no_memory_for_frames(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(crash_in_compile),
-        cmocka_unit_test(crash_in_link),
-        cmocka_unit_test(crash_in_launcher),
+        cmocka_unit_test(crash_in_compile),     cmocka_unit_test(crash_in_link),
+        cmocka_unit_test(crash_in_launcher),    cmocka_unit_test(crash_taking_reach),
         cmocka_unit_test(no_memory_for_frames),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
