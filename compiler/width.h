@@ -14,7 +14,8 @@
  * the kernel, the local size, the host and the LANES_VECTORIZE and
  * LANES_WIDTH variables (read once), used by launches and queries alike.
  * LANES_VECTORIZE=0 forces 1, LANES_WIDTH=1|8|16|32 that width. Otherwise
- * the kernel's intel_reqd_sub_group_size wins; else the preferred width,
+ * the kernel's intel_reqd_sub_group_size wins; else 1 for a work-group of
+ * one work-item (a sub-group of one at any width); else the preferred width,
  * lowered to the widest of 16 and 8 that divides local[0] (so that
  * sub-groups do not straddle rows), or kept when none does. `local` NULL:
  * the preferred width.
