@@ -95,6 +95,12 @@ static char *message(const char *fmt, const char *kernel, const char *detail)
 static int extract(const struct lanes_program_module *pm, const char *name, struct slot *s,
                    char **log)
 {
+    /*
+     * LANES_CRASH_TEST=reach: before anything is allocated, so that the
+     * sanitizers' leak check has nothing to report (a real crash abandons
+     * what the extraction allocated, by design).
+     */
+    lanes_crash_test("reach");
     double t0 = now_ms();
     LLVMContextRef ctx = LLVMContextCreate();
     /* The lazy module owns the buffer, which borrows pm's bytes. */
@@ -108,7 +114,6 @@ static int extract(const struct lanes_program_module *pm, const char *name, stru
         *log = message("lanes: kernel %s: %s\n", name, "the program's bitcode is unreadable");
         goto out;
     }
-    lanes_crash_test("reach");
     /* Offsets in the program's block are the program's, whatever one kernel uses of it. */
     struct lanes_globals_layout layout;
     if (lanes_globals_layout(src, &layout, log) != 0)
