@@ -27,6 +27,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum { RUNS = 7 };
@@ -175,6 +176,30 @@ static double fma_peak(void)
     return peak;
 }
 
+/*
+ * Reads n floats of `out` back and compares them with `ref` within 1e-5
+ * relative; prints the platform and kernel, then the first mismatch if any
+ * (the caller prints the figures when there is none).
+ */
+static bool read_matches(cl_command_queue q, cl_mem out, const float *ref, size_t n,
+                         const char *platform, const char *kernel)
+{
+    float *got = malloc(n * sizeof *got);
+    if (!got)
+        exit(1);
+    BENCH_CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, n * sizeof *got, got, 0, NULL, NULL));
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(fabsf(got[i] - ref[i]) <= 1e-5f * fabsf(ref[i])) && !bad++)
+            first = i;
+    printf("  %-28s %s ", platform, kernel);
+    if (bad)
+        printf("MISMATCH: %zu of %zu results differ, first [%zu]: %.9g, want %.9g\n", bad, n, first,
+               got[first], ref[first]);
+    free(got);
+    return bad == 0;
+}
+
 static void run(const struct bench_target *t, const int *mb_ref, const float *poly_in,
                 const float *poly_ref, const float *chain_ref, double peak, double measured)
 {
@@ -239,22 +264,8 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
     BENCH_CHECK(clSetKernelArg(poly, 1, sizeof in, &in));
     size_t global = POLY_N, local = 64;
     s = bench_time_kernel(q, poly, RUNS, 1, &global, &local);
-    float *poly_out_host = malloc(poly_bytes);
-    if (!poly_out_host)
-        exit(1);
-    BENCH_CHECK(
-        clEnqueueReadBuffer(q, poly_out, CL_TRUE, 0, poly_bytes, poly_out_host, 0, NULL, NULL));
-    bad = 0;
-    for (size_t i = 0; i < POLY_N; i++) {
-        float got = poly_out_host[i], want = poly_ref[i];
-        if (!(fabsf(got - want) <= 1e-5f * fabsf(want)) && !bad++)
-            first = i;
-    }
-    printf("  %-28s polynomial ", t->name);
-    if (bad)
-        printf("MISMATCH: %zu of %zu results differ, first [%zu]: %.9g, want %.9g\n", bad, POLY_N,
-               first, poly_out_host[first], poly_ref[first]);
-    else {
+    bool ok = read_matches(q, poly_out, poly_ref, POLY_N, t->name, "polynomial");
+    if (ok) {
         double gflops = POLY_N * POLY_FLOPS / s / 1e9;
         bench_result("vectorize", "polynomial", t->name, gflops, "GFLOP/s");
         printf("%8.1f GFLOP/s", gflops);
@@ -266,30 +277,14 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
             printf(")");
         printf("\n");
     }
-    free(poly_out_host);
-    double poly_gflops = bad ? 0 : POLY_N * POLY_FLOPS / s / 1e9;
+    double poly_gflops = ok ? POLY_N * POLY_FLOPS / s / 1e9 : 0;
 
     /* The dependent chain. */
     BENCH_CHECK(clSetKernelArg(chain, 0, sizeof chain_out, &chain_out));
     BENCH_CHECK(clSetKernelArg(chain, 1, sizeof chain_in, &chain_in));
     global = CHAIN_N;
     s = bench_time_kernel(q, chain, RUNS, 1, &global, NULL);
-    float *chain_out_host = malloc(chain_bytes);
-    if (!chain_out_host)
-        exit(1);
-    BENCH_CHECK(
-        clEnqueueReadBuffer(q, chain_out, CL_TRUE, 0, chain_bytes, chain_out_host, 0, NULL, NULL));
-    bad = 0;
-    for (size_t i = 0; i < CHAIN_N; i++) {
-        float got = chain_out_host[i], want = chain_ref[i];
-        if (!(fabsf(got - want) <= 1e-5f * fabsf(want)) && !bad++)
-            first = i;
-    }
-    printf("  %-28s chain      ", t->name);
-    if (bad)
-        printf("MISMATCH: %zu of %zu results differ, first [%zu]: %.9g, want %.9g\n", bad, CHAIN_N,
-               first, chain_out_host[first], chain_ref[first]);
-    else {
+    if (read_matches(q, chain_out, chain_ref, CHAIN_N, t->name, "chain     ")) {
         double gflops = CHAIN_N * CHAIN_FLOPS / s / 1e9;
         bench_result("vectorize", "chain", t->name, gflops, "GFLOP/s");
         printf("%8.1f GFLOP/s", gflops);
@@ -297,7 +292,6 @@ static void run(const struct bench_target *t, const int *mb_ref, const float *po
             printf(" (%.2fx the polynomial's)", gflops / poly_gflops);
         printf("\n");
     }
-    free(chain_out_host);
 
     bench_print_not_vectorized(p, t->device, t->name);
 
