@@ -46,16 +46,11 @@ enum {
 };
 
 /* LANES_INTERLEAVE: 0 to use the cost rule, 1 never to interleave, 2 or 4 always where allowed. */
-static unsigned forced(void)
+unsigned lanes_interleave_setting(void)
 {
     const char *v = getenv("LANES_INTERLEAVE");
     int n = v ? atoi(v) : 0;
     return n == 1 || n == 2 || n == 4 ? (unsigned)n : 0;
-}
-
-unsigned lanes_interleave_setting(void)
-{
-    return forced();
 }
 
 /* True for an instruction that takes an arithmetic unit's latency. */
@@ -179,7 +174,7 @@ unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *sp
                           bool sub_group_aware)
 {
     uint32_t w = spec->width;
-    unsigned force = forced();
+    unsigned force = lanes_interleave_setting();
     if (w < 2 || spec->dynamic || sub_group_aware || force == 1)
         return 1;
     unsigned most = widest(sg, MAX_LANES) / w;
