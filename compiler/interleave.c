@@ -39,7 +39,7 @@
 #include <string.h>
 
 enum {
-    MAX_LANES = 32,      /* the widest vector the vectorizer makes */
+    MAX_LANES = 64,      /* the widest vector the vectorizer makes */
     TARGET_ILP = 4,      /* independent operations in flight that keep the units busy */
     MIN_OPERATIONS = 16, /* less arithmetic than this in a block is not worth a wider vector */
     MAX_PRIVATE = 4096,  /* bytes of private arrays per work-item, at most */

@@ -390,7 +390,7 @@ static void lanes_begin(struct vz *v, struct lanes *L, LLVMValueRef bits, LLVMBa
     }
     LLVMValueRef args[2] = {L->left, LLVMConstInt(v->i1, 1, 0)};
     LLVMValueRef l = intrinsic(v, "llvm.cttz", &bits_t, 1, args, 2);
-    L->idx = LLVMBuildZExtOrBitCast(v->b, l, v->i32, "lane");
+    L->idx = LLVMBuildIntCast2(v->b, l, v->i32, 0, "lane"); /* i64 bits beyond 32 lanes */
 }
 
 static void lanes_end(struct vz *v, struct lanes *L, LLVMBasicBlockRef exit,
@@ -928,7 +928,7 @@ static LLVMValueRef last_lane(struct vz *v, LLVMValueRef m)
     LLVMValueRef args[2] = {b, LLVMConstInt(v->i1, 0, 0)};
     LLVMValueRef lz = intrinsic(v, "llvm.ctlz", &bits, 1, args, 2);
     LLVMValueRef idx = LLVMBuildSub(v->b, LLVMConstInt(bits, v->w - 1, 0), lz, "");
-    return LLVMBuildZExtOrBitCast(v->b, idx, v->i32, "");
+    return LLVMBuildIntCast2(v->b, idx, v->i32, 0, ""); /* i64 beyond 32 lanes */
 }
 
 static void widen_store(struct vz *v, LLVMValueRef i)
@@ -1018,9 +1018,13 @@ static LLVMValueRef widen_intrinsic(struct vz *v, LLVMValueRef i, LLVMValueRef f
     LLVMValueRef decl = LLVMGetIntrinsicDeclaration(v->m, id, &vt, 1);
     LLVMTypeRef ft = LLVMIntrinsicGetType(v->ctx, id, &vt, 1);
     LLVMValueRef args[n ? n : 1], whole[n ? n : 1];
+    /* An operand of the result's type is per lane, but not a flag (abs, ctlz and cttz of i1). */
+    bool lanes[n ? n : 1];
+    unsigned immarg = LLVMGetEnumAttributeKindForName("immarg", 6);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
-        whole[k] = LLVMTypeOf(op) == t ? vector(v, op) : scalar(v, op);
+        lanes[k] = LLVMTypeOf(op) == t && !LLVMGetEnumAttributeAtIndex(f, k + 1, immarg);
+        whole[k] = lanes[k] ? vector(v, op) : scalar(v, op);
     }
     if (!count) {
         for (unsigned k = 0; k < n; k++)
@@ -1032,9 +1036,7 @@ static LLVMValueRef widen_intrinsic(struct vz *v, LLVMValueRef i, LLVMValueRef f
     LLVMValueRef r = LLVMGetPoison(vec_type(v, t));
     for (unsigned c = 0; c < count; c++) {
         for (unsigned k = 0; k < n; k++)
-            args[k] = LLVMTypeOf(LLVMGetOperand(i, k)) == t
-                          ? LLVMBuildExtractValue(v->b, whole[k], c, "")
-                          : whole[k];
+            args[k] = lanes[k] ? LLVMBuildExtractValue(v->b, whole[k], c, "") : whole[k];
         LLVMValueRef x = LLVMBuildCall2(v->b, ft, decl, args, n, "");
         copy_flags(i, x);
         r = LLVMBuildInsertValue(v->b, r, x, c, "");
@@ -1181,19 +1183,30 @@ static LLVMValueRef entry_slot(struct vz *v, LLVMTypeRef t)
     return a;
 }
 
-/* Lanes of an <W x i1> as an i32 bit mask (bit l: lane l). */
+/*
+ * The integer type of a bit mask of the lanes: i32 up to 32 lanes (what the
+ * library's sub-group functions take), one bit a lane beyond (interleaved
+ * sub-groups, compiler/interleave.c, call none of them).
+ */
+static LLVMTypeRef bits_type(struct vz *v)
+{
+    return v->w <= 32 ? v->i32 : LLVMIntTypeInContext(v->ctx, v->w);
+}
+
+/* Lanes of an <W x i1> as a bit mask (bit l: lane l). */
 static LLVMValueRef lane_bits(struct vz *v, LLVMValueRef m)
 {
     LLVMValueRef bits = LLVMBuildBitCast(v->b, m, LLVMIntTypeInContext(v->ctx, v->w), "");
     return v->w < 32 ? LLVMBuildZExt(v->b, bits, v->i32, "") : bits;
 }
 
-/* The active lanes as an i32 bit mask (bit l: lane l). */
+/* The active lanes as a bit mask (bit l: lane l). */
 static LLVMValueRef mask_bits(struct vz *v)
 {
     LLVMValueRef m = mask(v);
     if (!m)
-        return LLVMConstInt(v->i32, v->w >= 32 ? 0xffffffffu : (1u << v->w) - 1, 0);
+        return v->w >= 32 ? LLVMConstAllOnes(bits_type(v))
+                          : LLVMConstInt(v->i32, (1u << v->w) - 1, 0);
     return lane_bits(v, m);
 }
 
@@ -1203,10 +1216,10 @@ static LLVMValueRef first_active(struct vz *v, LLVMValueRef x)
     if (vz_shape_of(v, x).kind == VZ_UNIFORM)
         return scalar(v, x);
     LLVMValueRef bits = mask_bits(v);
-    LLVMTypeRef t = v->i32;
+    LLVMTypeRef t = bits_type(v);
     LLVMValueRef args[2] = {bits, LLVMConstInt(v->i1, 0, 0)};
     LLVMValueRef lane = intrinsic(v, "llvm.cttz", &t, 1, args, 2);
-    lane = LLVMBuildAnd(v->b, lane, LLVMConstInt(v->i32, v->w - 1, 0), "");
+    lane = LLVMBuildAnd(v->b, lane, LLVMConstInt(t, v->w - 1, 0), "");
     /* No lane active: an inactive lane's value, which must not be poison (noundef). */
     return LLVMBuildFreeze(v->b, LLVMBuildExtractElement(v->b, vector(v, x), lane, ""), "");
 }

@@ -1074,7 +1074,11 @@ static void describe_cfg(const struct gen_cfg *cfg, char *buf, size_t size)
 
 /* ---- Runs: a width's children and the memory they share with us ---- */
 
-enum status { ST_NOT_RUN, ST_OK, ST_BUILD, ST_LAUNCH, ST_CRASH };
+/* Set while reducing: crashes are expected then and not reported one by one. */
+static bool quiet;
+
+/* ST_INTERNAL: the kernel ran, but the build log reports a bug of the vectorizer's (it fell back). */
+enum status { ST_NOT_RUN, ST_OK, ST_BUILD, ST_LAUNCH, ST_CRASH, ST_INTERNAL };
 
 struct shared {
     volatile int progress; /* the case being run, -1 before the first */
@@ -1193,8 +1197,11 @@ static enum status child_case(const struct tcase *c, uint32_t *out, int32_t *vec
     char *log = build_log(p);
     char *fallback = kt_format("lanes: kernel %s: not vectorized at width", c->name);
     *vectorized = child_vectorizes && strstr(log, fallback) == NULL;
+    bool internal = err == CL_SUCCESS && strstr(log, "internal error") != NULL;
     if (err != CL_SUCCESS)
         fprintf(stderr, "difftest: %s: launch error %d\n%s\n", c->name, err, log);
+    else if (internal && !quiet)
+        fprintf(stderr, "difftest: %s: %s\n", c->name, log);
     free(fallback);
     free(log);
     for (unsigned i = 0; i < 3 + NUM_BUFS; i++)
@@ -1202,7 +1209,7 @@ static enum status child_case(const struct tcase *c, uint32_t *out, int32_t *vec
     clReleaseKernel(k);
     clReleaseProgram(p);
     *detail = err;
-    return err == CL_SUCCESS ? ST_OK : ST_LAUNCH;
+    return err != CL_SUCCESS ? ST_LAUNCH : internal ? ST_INTERNAL : ST_OK;
 }
 
 /* The child process: runs cases [start, n) at r->width, then exits. */
@@ -1266,9 +1273,6 @@ static void describe_exit(int wstatus, char *buf, size_t size)
         snprintf(buf, size, "exit status %d", WEXITSTATUS(wstatus));
 }
 
-/* Set while reducing: crashes are expected then and not reported one by one. */
-static bool quiet;
-
 /* Runs every run to its end, at most opt.jobs children at once. */
 static void run_all(struct run **runs, unsigned num_runs)
 {
@@ -1306,7 +1310,8 @@ static void run_all(struct run **runs, unsigned num_runs)
             active--;
             continue;
         }
-        if (r->status[k] == ST_OK || r->status[k] == ST_BUILD || r->status[k] == ST_LAUNCH) {
+        if (r->status[k] == ST_OK || r->status[k] == ST_BUILD || r->status[k] == ST_LAUNCH ||
+            r->status[k] == ST_INTERNAL) {
             snprintf(r->error, sizeof r->error, "child %s after kernel %s", how, r->cases[k].name);
         } else {
             r->status[k] = ST_CRASH;
@@ -1336,7 +1341,8 @@ static bool word_equal(const struct tcase *c, size_t i, uint32_t a, uint32_t b)
 
 static const char *status_name(enum status s)
 {
-    static const char *const names[] = {"not run", "ok", "build error", "launch error", "crash"};
+    static const char *const names[] = {"not run", "ok", "build error", "launch error", "crash",
+                                         "vectorizer's internal error"};
     return names[s];
 }
 
