@@ -7,11 +7,13 @@
  * about 230,000 LLVM instructions); this one is generated: HELPERS helper
  * functions of STEPS hashing steps each (about 220,000 instructions as
  * Clang emits them), a kernel calling all of them, a memset kernel, and a
- * kernel calling two helpers of the library (one of which calls a third).
- * Figures: clBuildProgram, then for the memset kernel and the library
- * user each, the first launch (enqueue + finish, local size 64: compiles a
- * specialization) and the first launch at a second local size (another
- * specialization of the same kernel); each result is checked.
+ * kernel calling two helpers of the library (one of which calls a third),
+ * and a big kernel calling BIG_HELPERS of them (about 13,000 instructions
+ * once they are inlined, as a real program's main hash kernel).
+ * Figures: clBuildProgram, then for the memset kernel, the library user
+ * and the big kernel each, the first launch (enqueue + finish, local size
+ * 64: compiles a specialization) and the first launch at a second local
+ * size (another specialization of the same kernel); each result is checked.
  */
 #include "bench_common.h"
 
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 enum { HELPERS = 300, STEPS = 80, N = 1024 };
+enum { BIG_FIRST = 10, BIG_HELPERS = 40 }; /* the big kernel calls h10 ... h49 */
 
 /* The helpers' hashing, shared by the host's check. */
 static unsigned step(unsigned y, unsigned h, unsigned s)
@@ -65,6 +68,11 @@ static char *generate(long salt)
                  "    o[i] = h0(o[i]) + h1((uint)i);\n"
                  "}\n",
                  salt);
+    p += sprintf(p, "kernel void big(global uint *o) {\n"
+                    "    size_t i = get_global_id(0);\n    uint x = o[i];\n");
+    for (unsigned h = BIG_FIRST; h < BIG_FIRST + BIG_HELPERS; h++)
+        p += sprintf(p, "    x = h%u(x);\n", h);
+    p += sprintf(p, "    o[i] = x;\n}\n");
     return src;
 }
 
@@ -95,10 +103,10 @@ static void run(const struct bench_target *t, const char *src, long salt)
         in[i] = i * 7 + 1;
     cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
     BENCH_CHECK(err);
-    const char *names[] = {"fill", "user"};
-    double first[2], second[2];
+    const char *names[] = {"fill", "user", "big"};
+    double first[3], second[3];
     int wrong = 0;
-    for (int n = 0; n < 2; n++) {
+    for (int n = 0; n < 3; n++) {
         cl_kernel k = clCreateKernel(p, names[n], &err);
         BENCH_CHECK(err);
         unsigned v = 5;
@@ -109,25 +117,26 @@ static void run(const struct bench_target *t, const char *src, long salt)
         second[n] = launch_ms(q, k, 32);
         BENCH_CHECK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
         for (unsigned i = 0; i < N && !wrong; i++) {
-            /* fill ran twice over `in`; then user once over fill's output (twice: see below). */
-            unsigned want = n == 0 ? v + (unsigned)salt : 0;
-            if (n == 1) {
-                unsigned x = v + (unsigned)salt;
-                x = helper(0, x) + helper(2, helper(1, i));
-                want = helper(0, x) + helper(2, helper(1, i));
-            }
+            /* fill ran twice over `in`, user twice over fill's output, big twice over user's. */
+            unsigned want = v + (unsigned)salt;
+            for (int u = 0; u < 2 && n >= 1; u++)
+                want = helper(0, want) + helper(2, helper(1, i));
+            for (int u = 0; u < 2 && n == 2; u++)
+                for (unsigned h = BIG_FIRST; h < BIG_FIRST + BIG_HELPERS; h++)
+                    want = helper(h, want);
             wrong = out[i] != want;
         }
         clReleaseKernel(k);
     }
     if (wrong)
         printf("  %-28s WRONG RESULTS\n", t->name);
-    printf("  %-28s build %8.1f ms   first launch: fill %7.2f ms, user %7.2f ms   "
-           "another local size: fill %6.2f ms, user %6.2f ms\n",
-           t->name, build, first[0], first[1], second[0], second[1]);
+    printf("  %-28s build %8.1f ms   first launch: fill %7.2f ms, user %7.2f ms, big %7.1f ms   "
+           "another local size: fill %6.2f ms, user %6.2f ms, big %7.1f ms\n",
+           t->name, build, first[0], first[1], first[2], second[0], second[1], second[2]);
     bench_result("big_program", "build", t->name, build, "ms");
     bench_result("big_program", "first launch, memset kernel", t->name, first[0], "ms");
     bench_result("big_program", "first launch, library user", t->name, first[1], "ms");
+    bench_result("big_program", "first launch, 13,000-instruction kernel", t->name, first[2], "ms");
     bench_print_not_vectorized(p, t->device, t->name);
     clReleaseMemObject(m);
     clReleaseProgram(p);

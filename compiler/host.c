@@ -111,6 +111,7 @@ LLVMTargetMachineRef lanes_host_target_machine(void)
     if (tm)
         return tm;
     lanes_host_init_targets();
+    lanes_host_tune_code_generator();
     const struct lanes_host *h = lanes_host();
     char *triple = LLVMGetDefaultTargetTriple(), *msg = NULL;
     LLVMTargetRef target;

@@ -61,6 +61,16 @@ void lanes_host_emit_stack_sizes(LLVMTargetMachineRef tm);
 void lanes_host_set_codegen_level(LLVMTargetMachineRef tm, int level);
 
 /*
+ * Splits the basic blocks of `m` longer than `most` instructions into
+ * blocks of `most`, each branching to the next: LLVM's instruction
+ * schedulers take time quadratic in a block's length.
+ */
+void lanes_host_split_long_blocks(LLVMModuleRef m, unsigned most);
+
+/* Sets the options of LLVM's code generator Lanes needs, once per process (tm_shim.cpp says which). */
+void lanes_host_tune_code_generator(void);
+
+/*
  * Stamps the host CPU and its features on every function of `m`, replacing
  * what Clang put there (ARCHITECTURE.md §8: they override the JIT's target).
  */

@@ -283,6 +283,14 @@ __attribute__((format(printf, 1, 2))) static char *format(const char *fmt, ...)
  */
 enum { VECTOR_SWITCH_CASES = 256, BIG_SWITCH_CASES = 2048, BIG_INSTRUCTIONS = 200000 };
 
+/*
+ * The longest basic block the code generator is given: its schedulers
+ * take time quadratic in a block's length (a block of 13,000 instructions
+ * at width 1, a hash's rounds once inlined, spent 3.4 s in them), and
+ * nothing gains from scheduling further than this.
+ */
+enum { LONGEST_BLOCK = 1000 };
+
 static const char *name_of(LLVMValueRef f)
 {
     size_t len;
@@ -508,6 +516,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
         goto out;
     }
     lanes_host_avoid_codegen_bugs(m);
+    lanes_host_split_long_blocks(m, LONGEST_BLOCK);
     t[3] = now_ms();
     if (dump && strstr(dump, "final")) {
         char *text = LLVMPrintModuleToString(m);
