@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool lanes_mem_valid(cl_mem m)
-{
-    return lanes_object_is(m, LANES_KIND_MEM);
-}
-
 bool lanes_mem_is_buffer(cl_mem m)
 {
     return lanes_mem_valid(m) && m->type == CL_MEM_OBJECT_BUFFER;
@@ -169,7 +164,7 @@ cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map
     }
     map->next = m->maps;
     m->maps = map;
-    m->map_count++;
+    atomic_fetch_add_explicit(&m->map_count, 1, memory_order_relaxed);
     pthread_mutex_unlock(&m->lock);
     return CL_SUCCESS;
 }
@@ -183,7 +178,7 @@ bool lanes_mem_map_remove(cl_mem m, void *ptr)
     struct lanes_mem_map *map = *p;
     if (map) {
         *p = map->next;
-        m->map_count--;
+        atomic_fetch_sub_explicit(&m->map_count, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&m->lock);
     free(map);

@@ -12,7 +12,9 @@
 #ifndef LANES_RUNTIME_REGISTRY_H
 #define LANES_RUNTIME_REGISTRY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The kinds of object; a kind fits in the low 3 bits of an object's (8-aligned) address. */
@@ -33,7 +35,86 @@ bool lanes_registry_add(const void *o, enum lanes_kind k);
 /* Forgets `o` (of kind `k`); nothing happens when it is not recorded. */
 void lanes_registry_remove(const void *o, enum lanes_kind k);
 
-/* True when `o` is a live object of kind `k`; never dereferences `o`. */
-bool lanes_registry_has(const void *o, enum lanes_kind k);
+/*
+ * What the lookup reads, here so that it is inlined into every API entry:
+ * a call, and the registers an entry saves around it, cost as much as the
+ * lookup. Only registry.c writes them.
+ */
+#define LANES_REGISTRY_SHARD_BITS 6
+
+/* One shard's open-addressing table of words (address | kind), probed linearly. */
+struct lanes_registry_table {
+    size_t mask; /* slots - 1, slots a power of two */
+    struct lanes_registry_table *retired;
+    _Atomic uintptr_t slot[];
+};
+
+/*
+ * What a lookup reads of each shard, apart from the lock and counts that
+ * every add and remove writes, so that lookups do not share their cache lines.
+ */
+struct lanes_registry_head {
+    _Atomic unsigned seq; /* odd while the table is rebuilt in place */
+    _Atomic(struct lanes_registry_table *) table;
+};
+
+extern struct lanes_registry_head lanes_registry_heads[1u << LANES_REGISTRY_SHARD_BITS];
+
+static inline uint64_t lanes_registry_hash(const void *o)
+{
+    return (uint64_t)((uintptr_t)o >> 3) * 0x9e3779b97f4a7c15u;
+}
+
+/* The shard of a hash: its top bits. */
+static inline size_t lanes_registry_shard(uint64_t h)
+{
+    return (size_t)(h >> (64 - LANES_REGISTRY_SHARD_BITS));
+}
+
+/* The first slot to probe: bits of the hash the shard index does not use. */
+static inline size_t lanes_registry_start(uint64_t h, const struct lanes_registry_table *t)
+{
+    return (size_t)(h >> 16) & t->mask;
+}
+
+/* True when `key` is in `t`, in the probe sequence of its hash `h`. */
+static inline bool lanes_registry_probe(const struct lanes_registry_table *t, uint64_t h,
+                                        uintptr_t key)
+{
+    size_t mask = t->mask;
+    for (size_t i = lanes_registry_start(h, t), n = 0; n <= mask; i = (i + 1) & mask, n++) {
+        uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+        if (s == key)
+            return true;
+        if (s == 0)
+            return false;
+    }
+    return false;
+}
+
+/*
+ * True when `o` is a live object of kind `k`; never dereferences `o`.
+ * A key found is live: a table, current or retired, only ever holds live
+ * keys (and a retired one those live when it was retired, which only a
+ * lookup racing with their removal can see). A key not found may have been
+ * moved by a rebuild under way, which the shard's sequence count tells.
+ */
+static inline bool lanes_registry_has(const void *o, enum lanes_kind k)
+{
+    if (!o || ((uintptr_t)o & 7))
+        return false;
+    uint64_t h = lanes_registry_hash(o);
+    struct lanes_registry_head *s = &lanes_registry_heads[lanes_registry_shard(h)];
+    for (;;) {
+        unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+        const struct lanes_registry_table *t =
+            atomic_load_explicit(&s->table, memory_order_acquire);
+        if (t && lanes_registry_probe(t, h, (uintptr_t)o | (uintptr_t)k))
+            return true;
+        atomic_thread_fence(memory_order_acquire);
+        if (!(seq & 1) && atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)
+            return false;
+    }
+}
 
 #endif
