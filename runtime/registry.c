@@ -8,7 +8,8 @@
  * tombstones crowd the table it is rebuilt in place, inside a sequence
  * count that makes a lookup which found nothing while it overlapped the
  * rebuild look again (a key found needs no such check: only live keys are
- * ever stored). The lookup is in registry.h, to be inlined.
+ * ever stored). The lookup's first probe is in registry.h, inlined into
+ * every API entry; the rest is lanes_registry_has_slow.
  */
 #include "registry.h"
 
@@ -32,7 +33,28 @@ static struct shard shards[1u << LANES_REGISTRY_SHARD_BITS] = {
     [0 ...(1u << LANES_REGISTRY_SHARD_BITS) - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER},
 };
 
-_Alignas(64) struct lanes_registry_head lanes_registry_heads[1u << LANES_REGISTRY_SHARD_BITS];
+/* Every shard's first table: one empty slot, so that a lookup never finds no table. */
+static struct lanes_registry_table none = {.mask = 0, .slot = {EMPTY}};
+
+_Alignas(64) struct lanes_registry_head lanes_registry_heads[1u << LANES_REGISTRY_SHARD_BITS] = {
+    [0 ...(1u << LANES_REGISTRY_SHARD_BITS) - 1] = {.table = &none},
+};
+
+bool lanes_registry_has_slow(const void *o, enum lanes_kind k)
+{
+    uint64_t h = lanes_registry_hash(o);
+    struct lanes_registry_head *s = &lanes_registry_heads[lanes_registry_shard(h)];
+    for (;;) {
+        unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+        const struct lanes_registry_table *t =
+            atomic_load_explicit(&s->table, memory_order_acquire);
+        if (lanes_registry_probe(t, h, (uintptr_t)o | (uintptr_t)k))
+            return true;
+        atomic_thread_fence(memory_order_acquire);
+        if (!(seq & 1) && atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)
+            return false;
+    }
+}
 
 /* Stores `key` in the first free slot of its probe sequence (the shard's lock is held). */
 static void put(struct shard *s, struct lanes_registry_table *t, uint64_t h, uintptr_t key)
@@ -54,7 +76,7 @@ static bool make_room(size_t i)
     struct shard *s = &shards[i];
     struct lanes_registry_head *head = &lanes_registry_heads[i];
     struct lanes_registry_table *t = atomic_load_explicit(&head->table, memory_order_relaxed);
-    size_t slots = t ? t->mask + 1 : 0;
+    size_t slots = t->mask + 1;
     if ((s->used + 1) * 4 <= slots * 3)
         return true;
     size_t want = MIN_SLOTS;
@@ -126,8 +148,7 @@ void lanes_registry_remove(const void *o, enum lanes_kind k)
     pthread_mutex_lock(&s->lock);
     struct lanes_registry_table *t =
         atomic_load_explicit(&lanes_registry_heads[i].table, memory_order_relaxed);
-    for (size_t j = t ? lanes_registry_start(h, t) : 0, n = 0; t && n <= t->mask;
-         j = (j + 1) & t->mask, n++) {
+    for (size_t j = lanes_registry_start(h, t), n = 0; n <= t->mask; j = (j + 1) & t->mask, n++) {
         uintptr_t v = atomic_load_explicit(&t->slot[j], memory_order_relaxed);
         if (v == key) {
             atomic_store_explicit(&t->slot[j], TOMBSTONE, memory_order_release);

@@ -62,7 +62,7 @@ extern struct lanes_registry_head lanes_registry_heads[1u << LANES_REGISTRY_SHAR
 
 static inline uint64_t lanes_registry_hash(const void *o)
 {
-    return (uint64_t)((uintptr_t)o >> 3) * 0x9e3779b97f4a7c15u;
+    return (uint64_t)(uintptr_t)o * 0x9e3779b97f4a7c15u;
 }
 
 /* The shard of a hash: its top bits. */
@@ -93,28 +93,33 @@ static inline bool lanes_registry_probe(const struct lanes_registry_table *t, ui
 }
 
 /*
+ * The whole lookup, for a key not in the first slot of its probe sequence:
+ * each slot up to an empty one, again while the shard's sequence count says
+ * a rebuild overlapped.
+ */
+__attribute__((cold)) bool lanes_registry_has_slow(const void *o, enum lanes_kind k);
+
+/*
  * True when `o` is a live object of kind `k`; never dereferences `o`.
  * A key found is live: a table, current or retired, only ever holds live
  * keys (and a retired one those live when it was retired, which only a
- * lookup racing with their removal can see). A key not found may have been
- * moved by a rebuild under way, which the shard's sequence count tells.
+ * lookup racing with their removal can see). So the first slot probed is
+ * read here with no sequence count, and only a key elsewhere (displaced, or
+ * moved by a rebuild, or not live) pays for a call: an entry that calls in
+ * its common path saves its arguments in registers around the call.
  */
 static inline bool lanes_registry_has(const void *o, enum lanes_kind k)
 {
     if (!o || ((uintptr_t)o & 7))
         return false;
     uint64_t h = lanes_registry_hash(o);
-    struct lanes_registry_head *s = &lanes_registry_heads[lanes_registry_shard(h)];
-    for (;;) {
-        unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-        const struct lanes_registry_table *t =
-            atomic_load_explicit(&s->table, memory_order_acquire);
-        if (t && lanes_registry_probe(t, h, (uintptr_t)o | (uintptr_t)k))
-            return true;
-        atomic_thread_fence(memory_order_acquire);
-        if (!(seq & 1) && atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)
-            return false;
-    }
+    const struct lanes_registry_table *t = atomic_load_explicit(
+        &lanes_registry_heads[lanes_registry_shard(h)].table, memory_order_acquire);
+    uintptr_t first =
+        atomic_load_explicit(&t->slot[lanes_registry_start(h, t)], memory_order_acquire);
+    if (__builtin_expect(first == ((uintptr_t)o | (uintptr_t)k), 1))
+        return true;
+    return lanes_registry_has_slow(o, k);
 }
 
 #endif
