@@ -22,8 +22,6 @@
 #define EMPTY ((uintptr_t)0)
 #define TOMBSTONE ((uintptr_t)1) /* never an object: addresses are 8-aligned and not NULL */
 
-static_assert(EMPTY == 0, "lanes_registry_probe stops at a zero slot");
-
 struct shard {
     pthread_mutex_t lock; /* held by whoever adds or removes */
     size_t live, used;    /* objects, and objects plus tombstones */
@@ -40,6 +38,20 @@ _Alignas(64) struct lanes_registry_head lanes_registry_heads[1u << LANES_REGISTR
     [0 ...(1u << LANES_REGISTRY_SHARD_BITS) - 1] = {.table = &none},
 };
 
+/* True when `key` is in `t`, in the probe sequence of its hash `h`. */
+static bool probe(const struct lanes_registry_table *t, uint64_t h, uintptr_t key)
+{
+    size_t mask = t->mask;
+    for (size_t i = lanes_registry_start(h, t), n = 0; n <= mask; i = (i + 1) & mask, n++) {
+        uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+        if (s == key)
+            return true;
+        if (s == EMPTY)
+            return false;
+    }
+    return false;
+}
+
 bool lanes_registry_has_slow(const void *o, enum lanes_kind k)
 {
     uint64_t h = lanes_registry_hash(o);
@@ -48,7 +60,7 @@ bool lanes_registry_has_slow(const void *o, enum lanes_kind k)
         unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
         const struct lanes_registry_table *t =
             atomic_load_explicit(&s->table, memory_order_acquire);
-        if (lanes_registry_probe(t, h, (uintptr_t)o | (uintptr_t)k))
+        if (probe(t, h, (uintptr_t)o | (uintptr_t)k))
             return true;
         atomic_thread_fence(memory_order_acquire);
         if (!(seq & 1) && atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)

@@ -36,9 +36,9 @@ bool lanes_registry_add(const void *o, enum lanes_kind k);
 void lanes_registry_remove(const void *o, enum lanes_kind k);
 
 /*
- * What the lookup reads, here so that it is inlined into every API entry:
- * a call, and the registers an entry saves around it, cost as much as the
- * lookup. Only registry.c writes them.
+ * What the lookup reads, here so that its first probe is inlined into
+ * every API entry: the two calls a check took cost as much as the lookup.
+ * Only registry.c writes them.
  */
 #define LANES_REGISTRY_SHARD_BITS 6
 
@@ -77,21 +77,6 @@ static inline size_t lanes_registry_start(uint64_t h, const struct lanes_registr
     return (size_t)(h >> 16) & t->mask;
 }
 
-/* True when `key` is in `t`, in the probe sequence of its hash `h`. */
-static inline bool lanes_registry_probe(const struct lanes_registry_table *t, uint64_t h,
-                                        uintptr_t key)
-{
-    size_t mask = t->mask;
-    for (size_t i = lanes_registry_start(h, t), n = 0; n <= mask; i = (i + 1) & mask, n++) {
-        uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_acquire);
-        if (s == key)
-            return true;
-        if (s == 0)
-            return false;
-    }
-    return false;
-}
-
 /*
  * The whole lookup, for a key not in the first slot of its probe sequence:
  * each slot up to an empty one, again while the shard's sequence count says
@@ -105,8 +90,8 @@ __attribute__((cold)) bool lanes_registry_has_slow(const void *o, enum lanes_kin
  * keys (and a retired one those live when it was retired, which only a
  * lookup racing with their removal can see). So the first slot probed is
  * read here with no sequence count, and only a key elsewhere (displaced, or
- * moved by a rebuild, or not live) pays for a call: an entry that calls in
- * its common path saves its arguments in registers around the call.
+ * moved by a rebuild, or not live) pays for the loop, the sequence count
+ * and a call.
  */
 static inline bool lanes_registry_has(const void *o, enum lanes_kind k)
 {
