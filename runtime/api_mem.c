@@ -177,8 +177,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
     case CL_MEM_FLAGS: return LANES_INFO(out, cl_mem_flags, m->flags);
     case CL_MEM_SIZE: return LANES_INFO(out, size_t, m->size);
     case CL_MEM_HOST_PTR: return LANES_INFO(out, void *, m->host_ptr);
-    case CL_MEM_MAP_COUNT:
-        return LANES_INFO(out, cl_uint, atomic_load_explicit(&m->map_count, memory_order_relaxed));
+    case CL_MEM_MAP_COUNT: {
+        pthread_mutex_lock(&m->lock);
+        cl_uint count = m->map_count;
+        pthread_mutex_unlock(&m->lock);
+        return LANES_INFO(out, cl_uint, count);
+    }
     case CL_MEM_REFERENCE_COUNT: return LANES_INFO(out, cl_uint, lanes_object_refs(&m->obj));
     case CL_MEM_CONTEXT: return LANES_INFO(out, cl_context, m->context);
     case CL_MEM_ASSOCIATED_MEMOBJECT: return LANES_INFO(out, cl_mem, m->parent);

@@ -164,7 +164,7 @@ cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map
     }
     map->next = m->maps;
     m->maps = map;
-    atomic_fetch_add_explicit(&m->map_count, 1, memory_order_relaxed);
+    m->map_count++;
     pthread_mutex_unlock(&m->lock);
     return CL_SUCCESS;
 }
@@ -178,7 +178,7 @@ bool lanes_mem_map_remove(cl_mem m, void *ptr)
     struct lanes_mem_map *map = *p;
     if (map) {
         *p = map->next;
-        atomic_fetch_sub_explicit(&m->map_count, 1, memory_order_relaxed);
+        m->map_count--;
     }
     pthread_mutex_unlock(&m->lock);
     free(map);

@@ -53,16 +53,10 @@ struct _cl_mem {
     /* The properties as given to clCreateBufferWithProperties, with their 0. */
     cl_mem_properties *props;
     size_t num_props;
-    pthread_mutex_t lock;                        /* guards the lists */
+    pthread_mutex_t lock;                        /* guards the lists and the map count */
     struct lanes_mem_destructor_cb *destructors; /* newest first */
     struct lanes_mem_map *maps;
-    /*
-     * The length of `maps`, changed under the lock; atomic so that
-     * CL_MEM_MAP_COUNT, stale once read (the specification says so), is
-     * read without it: a query that may take a lock saves registers
-     * around the call in every query's path.
-     */
-    atomic_uint map_count;
+    cl_uint map_count;
 };
 LANES_OBJECT_FIRST(struct _cl_mem);
 
