@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool lanes_kernel_valid(cl_kernel k)
-{
-    return lanes_object_is(k, LANES_KIND_KERNEL);
-}
-
 /* A new kernel object for `info` with no argument set; takes a reference to the program. */
 static cl_kernel kernel_new(cl_program program, const struct lanes_kernel_info *info)
 {

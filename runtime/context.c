@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool lanes_context_valid(cl_context c)
-{
-    return lanes_object_is(c, LANES_KIND_CONTEXT);
-}
-
 bool lanes_context_has_device(cl_context c, cl_device_id d)
 {
     for (cl_uint i = 0; i < c->num_devices; i++)

@@ -35,7 +35,10 @@ struct _cl_context {
 LANES_OBJECT_FIRST(struct _cl_context);
 
 /* True when `c` is a live context. */
-bool lanes_context_valid(cl_context c);
+static inline bool lanes_context_valid(cl_context c)
+{
+    return lanes_object_is(c, LANES_KIND_CONTEXT);
+}
 
 /* True when `d` is one of the context's devices. */
 bool lanes_context_has_device(cl_context c, cl_device_id d);

@@ -9,11 +9,6 @@
 
 #include <stdlib.h>
 
-bool lanes_event_valid(cl_event e)
-{
-    return lanes_object_is(e, LANES_KIND_EVENT);
-}
-
 cl_event lanes_event_alloc(cl_context context, cl_command_queue queue, cl_command_type type,
                            cl_int status)
 {

@@ -92,7 +92,10 @@ struct _cl_event {
 LANES_OBJECT_FIRST(struct _cl_event);
 
 /* True when `e` is a live event the application may use. */
-bool lanes_event_valid(cl_event e);
+static inline bool lanes_event_valid(cl_event e)
+{
+    return lanes_object_is(e, LANES_KIND_EVENT);
+}
 
 /* Allocates an event of `context` (and `queue`, NULL for a user event). */
 cl_event lanes_event_alloc(cl_context context, cl_command_queue queue, cl_command_type type,

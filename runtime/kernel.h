@@ -29,6 +29,9 @@ struct _cl_kernel {
 LANES_OBJECT_FIRST(struct _cl_kernel);
 
 /* True when `k` is a live kernel. */
-bool lanes_kernel_valid(cl_kernel k);
+static inline bool lanes_kernel_valid(cl_kernel k)
+{
+    return lanes_object_is(k, LANES_KIND_KERNEL);
+}
 
 #endif

@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool lanes_mem_valid(cl_mem m)
-{
-    return lanes_object_is(m, LANES_KIND_MEM);
-}
-
 bool lanes_mem_is_buffer(cl_mem m)
 {
     return lanes_mem_valid(m) && m->type == CL_MEM_OBJECT_BUFFER;

@@ -61,7 +61,10 @@ struct _cl_mem {
 LANES_OBJECT_FIRST(struct _cl_mem);
 
 /* True when `m` is a live memory object. */
-bool lanes_mem_valid(cl_mem m);
+static inline bool lanes_mem_valid(cl_mem m)
+{
+    return lanes_object_is(m, LANES_KIND_MEM);
+}
 
 /* True when `m` is a live buffer or sub-buffer. */
 bool lanes_mem_is_buffer(cl_mem m);

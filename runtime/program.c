@@ -10,11 +10,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-bool lanes_program_valid(cl_program p)
-{
-    return lanes_object_is(p, LANES_KIND_PROGRAM);
-}
-
 void lanes_program_retain(cl_program p)
 {
     atomic_fetch_add_explicit(&p->keep, 1, memory_order_relaxed);

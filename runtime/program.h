@@ -45,7 +45,10 @@ struct _cl_program {
 LANES_OBJECT_FIRST(struct _cl_program);
 
 /* True when `p` is a live program. */
-bool lanes_program_valid(cl_program p);
+static inline bool lanes_program_valid(cl_program p)
+{
+    return lanes_object_is(p, LANES_KIND_PROGRAM);
+}
 
 /* Takes one of the runtime's references (a kernel, a build in the background). */
 void lanes_program_retain(cl_program p);

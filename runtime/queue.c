@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool lanes_queue_valid(cl_command_queue q)
-{
-    return lanes_object_is(q, LANES_KIND_QUEUE);
-}
-
 cl_command_queue lanes_queue_create(cl_context context, cl_device_id device,
                                     cl_command_queue_properties properties,
                                     const cl_queue_properties *props, size_t num_props)

@@ -26,7 +26,10 @@ struct _cl_command_queue {
 LANES_OBJECT_FIRST(struct _cl_command_queue);
 
 /* True when `q` is a live command-queue. */
-bool lanes_queue_valid(cl_command_queue q);
+static inline bool lanes_queue_valid(cl_command_queue q)
+{
+    return lanes_object_is(q, LANES_KIND_QUEUE);
+}
 
 /* Creates a queue from validated arguments; NULL when out of memory. */
 cl_command_queue lanes_queue_create(cl_context context, cl_device_id device,

@@ -6,7 +6,10 @@
  * outgrows its table publishes a larger one and keeps the old (the tables
  * kept add up to less than the live one). Removal leaves a tombstone; when
  * tombstones crowd the table it is rebuilt in place, inside a sequence
- * count that makes lookups overlapping the rebuild start again.
+ * count that makes a lookup which found nothing while it overlapped the
+ * rebuild look again (a key found needs no such check: only live keys are
+ * ever stored). The lookup's first probe is in registry.h, inlined into
+ * every API entry; the rest is lanes_registry_has_slow.
  */
 #include "registry.h"
 
@@ -15,48 +18,32 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define SHARD_BITS 6
 #define MIN_SLOTS 16
 #define EMPTY ((uintptr_t)0)
 #define TOMBSTONE ((uintptr_t)1) /* never an object: addresses are 8-aligned and not NULL */
 
-struct table {
-    size_t mask; /* slots - 1, slots a power of two */
-    struct table *retired;
-    _Atomic uintptr_t slot[];
-};
-
 struct shard {
-    _Alignas(64) _Atomic unsigned seq; /* odd while the table is rebuilt in place */
-    _Atomic(struct table *) table;
     pthread_mutex_t lock; /* held by whoever adds or removes */
     size_t live, used;    /* objects, and objects plus tombstones */
 };
 
-static struct shard shards[1u << SHARD_BITS] = {
-    [0 ...(1u << SHARD_BITS) - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER},
+static struct shard shards[1u << LANES_REGISTRY_SHARD_BITS] = {
+    [0 ...(1u << LANES_REGISTRY_SHARD_BITS) - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER},
 };
 
-static uint64_t hash(const void *o)
-{
-    return (uint64_t)((uintptr_t)o >> 3) * 0x9e3779b97f4a7c15u;
-}
+/* Every shard's first table: one empty slot, so that a lookup never finds no table. */
+static struct lanes_registry_table none = {.mask = 0, .slot = {EMPTY}};
 
-static struct shard *shard_of(uint64_t h)
-{
-    return &shards[h >> (64 - SHARD_BITS)];
-}
+_Alignas(64) struct lanes_registry_head lanes_registry_heads[1u << LANES_REGISTRY_SHARD_BITS] = {
+    [0 ...(1u << LANES_REGISTRY_SHARD_BITS) - 1] = {.table = &none},
+};
 
-/* The first slot to probe: bits of the hash the shard index does not use. */
-static size_t start(uint64_t h, const struct table *t)
+/* True when `key` is in `t`, in the probe sequence of its hash `h`. */
+static bool probe(const struct lanes_registry_table *t, uint64_t h, uintptr_t key)
 {
-    return (size_t)(h >> 16) & t->mask;
-}
-
-static bool probe(const struct table *t, uint64_t h, uintptr_t key)
-{
-    for (size_t i = start(h, t), n = 0; n <= t->mask; i = (i + 1) & t->mask, n++) {
-        uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+    size_t mask = t->mask;
+    for (size_t i = lanes_registry_start(h, t), n = 0; n <= mask; i = (i + 1) & mask, n++) {
+        uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_acquire);
         if (s == key)
             return true;
         if (s == EMPTY)
@@ -65,29 +52,26 @@ static bool probe(const struct table *t, uint64_t h, uintptr_t key)
     return false;
 }
 
-bool lanes_registry_has(const void *o, enum lanes_kind k)
+bool lanes_registry_has_slow(const void *o, enum lanes_kind k)
 {
-    if (!o || ((uintptr_t)o & 7))
-        return false;
-    uintptr_t key = (uintptr_t)o | (uintptr_t)k;
-    uint64_t h = hash(o);
-    struct shard *s = shard_of(h);
+    uint64_t h = lanes_registry_hash(o);
+    struct lanes_registry_head *s = &lanes_registry_heads[lanes_registry_shard(h)];
     for (;;) {
         unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-        if (seq & 1)
-            continue; /* a rebuild is under way: it is short */
-        const struct table *t = atomic_load_explicit(&s->table, memory_order_acquire);
-        bool found = t && probe(t, h, key);
+        const struct lanes_registry_table *t =
+            atomic_load_explicit(&s->table, memory_order_acquire);
+        if (probe(t, h, (uintptr_t)o | (uintptr_t)k))
+            return true;
         atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)
-            return found;
+        if (!(seq & 1) && atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)
+            return false;
     }
 }
 
 /* Stores `key` in the first free slot of its probe sequence (the shard's lock is held). */
-static void put(struct shard *s, struct table *t, uint64_t h, uintptr_t key)
+static void put(struct shard *s, struct lanes_registry_table *t, uint64_t h, uintptr_t key)
 {
-    for (size_t i = start(h, t);; i = (i + 1) & t->mask) {
+    for (size_t i = lanes_registry_start(h, t);; i = (i + 1) & t->mask) {
         uintptr_t v = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
         if (v == EMPTY || v == TOMBSTONE) {
             s->used += v == EMPTY;
@@ -97,11 +81,14 @@ static void put(struct shard *s, struct table *t, uint64_t h, uintptr_t key)
     }
 }
 
-/* Room for one more object in `s`'s table, growing or rebuilding it; false when out of memory. */
-static bool make_room(struct shard *s)
+/* Room for one more object in shard `i`'s table, growing or rebuilding it; false if out of memory.
+ */
+static bool make_room(size_t i)
 {
-    struct table *t = atomic_load_explicit(&s->table, memory_order_relaxed);
-    size_t slots = t ? t->mask + 1 : 0;
+    struct shard *s = &shards[i];
+    struct lanes_registry_head *head = &lanes_registry_heads[i];
+    struct lanes_registry_table *t = atomic_load_explicit(&head->table, memory_order_relaxed);
+    size_t slots = t->mask + 1;
     if ((s->used + 1) * 4 <= slots * 3)
         return true;
     size_t want = MIN_SLOTS;
@@ -109,18 +96,18 @@ static bool make_room(struct shard *s)
         want *= 2;
     if (want > slots) {
         /* A larger table, published whole; lookups still reading the old one may go on. */
-        struct table *n = calloc(1, sizeof *n + want * sizeof n->slot[0]);
+        struct lanes_registry_table *n = calloc(1, sizeof *n + want * sizeof n->slot[0]);
         if (!n)
             return false;
         n->mask = want - 1;
         n->retired = t;
         s->used = 0;
-        for (size_t i = 0; i < slots; i++) {
-            uintptr_t v = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+        for (size_t j = 0; j < slots; j++) {
+            uintptr_t v = atomic_load_explicit(&t->slot[j], memory_order_relaxed);
             if (v != EMPTY && v != TOMBSTONE)
-                put(s, n, hash((const void *)(v & ~(uintptr_t)7)), v);
+                put(s, n, lanes_registry_hash((const void *)(v & ~(uintptr_t)7)), v);
         }
-        atomic_store_explicit(&s->table, n, memory_order_release);
+        atomic_store_explicit(&head->table, n, memory_order_release);
         return true;
     }
     /* Mostly tombstones: the same table again, rebuilt where lookups retry. */
@@ -128,20 +115,20 @@ static bool make_room(struct shard *s)
     if (!keep)
         return true; /* tombstones are free slots to put; lookups just probe further */
     size_t n = 0;
-    for (size_t i = 0; i < slots; i++) {
-        uintptr_t v = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+    for (size_t j = 0; j < slots; j++) {
+        uintptr_t v = atomic_load_explicit(&t->slot[j], memory_order_relaxed);
         if (v != EMPTY && v != TOMBSTONE)
             keep[n++] = v;
     }
-    atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq, memory_order_relaxed) + 1,
+    atomic_store_explicit(&head->seq, atomic_load_explicit(&head->seq, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
-    for (size_t i = 0; i < slots; i++)
-        atomic_store_explicit(&t->slot[i], EMPTY, memory_order_relaxed);
+    for (size_t j = 0; j < slots; j++)
+        atomic_store_explicit(&t->slot[j], EMPTY, memory_order_relaxed);
     s->used = 0;
-    for (size_t i = 0; i < n; i++)
-        put(s, t, hash((const void *)(keep[i] & ~(uintptr_t)7)), keep[i]);
-    atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq, memory_order_relaxed) + 1,
+    for (size_t j = 0; j < n; j++)
+        put(s, t, lanes_registry_hash((const void *)(keep[j] & ~(uintptr_t)7)), keep[j]);
+    atomic_store_explicit(&head->seq, atomic_load_explicit(&head->seq, memory_order_relaxed) + 1,
                           memory_order_release);
     free(keep);
     return true;
@@ -150,12 +137,14 @@ static bool make_room(struct shard *s)
 bool lanes_registry_add(const void *o, enum lanes_kind k)
 {
     assert(o && ((uintptr_t)o & 7) == 0);
-    uint64_t h = hash(o);
-    struct shard *s = shard_of(h);
+    uint64_t h = lanes_registry_hash(o);
+    size_t i = lanes_registry_shard(h);
+    struct shard *s = &shards[i];
     pthread_mutex_lock(&s->lock);
-    bool ok = make_room(s);
+    bool ok = make_room(i);
     if (ok) {
-        put(s, atomic_load_explicit(&s->table, memory_order_relaxed), h, (uintptr_t)o | k);
+        put(s, atomic_load_explicit(&lanes_registry_heads[i].table, memory_order_relaxed), h,
+            (uintptr_t)o | k);
         s->live++;
     }
     pthread_mutex_unlock(&s->lock);
@@ -165,14 +154,16 @@ bool lanes_registry_add(const void *o, enum lanes_kind k)
 void lanes_registry_remove(const void *o, enum lanes_kind k)
 {
     uintptr_t key = (uintptr_t)o | (uintptr_t)k;
-    uint64_t h = hash(o);
-    struct shard *s = shard_of(h);
+    uint64_t h = lanes_registry_hash(o);
+    size_t i = lanes_registry_shard(h);
+    struct shard *s = &shards[i];
     pthread_mutex_lock(&s->lock);
-    struct table *t = atomic_load_explicit(&s->table, memory_order_relaxed);
-    for (size_t i = t ? start(h, t) : 0, n = 0; t && n <= t->mask; i = (i + 1) & t->mask, n++) {
-        uintptr_t v = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+    struct lanes_registry_table *t =
+        atomic_load_explicit(&lanes_registry_heads[i].table, memory_order_relaxed);
+    for (size_t j = lanes_registry_start(h, t), n = 0; n <= t->mask; j = (j + 1) & t->mask, n++) {
+        uintptr_t v = atomic_load_explicit(&t->slot[j], memory_order_relaxed);
         if (v == key) {
-            atomic_store_explicit(&t->slot[i], TOMBSTONE, memory_order_release);
+            atomic_store_explicit(&t->slot[j], TOMBSTONE, memory_order_release);
             s->live--;
             break;
         }

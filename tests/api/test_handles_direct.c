@@ -10,6 +10,7 @@
 
 #include <CL/cl_icd.h>
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -204,6 +205,81 @@ static void released(void **state)
     refuse_context(ctx);
 }
 
+/* A live handle moved by 1 to 7 bytes: its address | kind may spell a live object's key. */
+static void inside_live_objects(void **state)
+{
+    (void)state;
+    cl_int err;
+    cl_context ctx = t->clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_command_queue q = t->clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
+    cl_mem m = t->clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    cl_event e = t->clCreateUserEvent(ctx, &err);
+    for (uintptr_t d = 1; d < 8; d++) {
+        refuse_context((cl_context)((uintptr_t)ctx + d));
+        refuse_queue((cl_command_queue)((uintptr_t)q + d));
+        refuse_mem((cl_mem)((uintptr_t)m + d));
+        refuse_event((cl_event)((uintptr_t)e + d));
+    }
+    size_t size = 0;
+    assert_int_equal(t->clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL), CL_SUCCESS);
+    assert_int_equal(size, 64);
+    assert_int_equal(t->clSetUserEventStatus(e, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(t->clReleaseEvent(e), CL_SUCCESS);
+    assert_int_equal(t->clReleaseMemObject(m), CL_SUCCESS);
+    assert_int_equal(t->clReleaseCommandQueue(q), CL_SUCCESS);
+    assert_int_equal(t->clReleaseContext(ctx), CL_SUCCESS);
+}
+
+enum { MANY = 4096 };
+
+/* True when `m` answers as a live buffer of `size` bytes. */
+static bool answers(cl_mem m, size_t size)
+{
+    size_t got = 0;
+    return t->clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof got, &got, NULL) == CL_SUCCESS &&
+           got == size;
+}
+
+/*
+ * Enough live objects that many keys sit past the first slot they probe,
+ * and that tables grow, fill with tombstones and are rebuilt: every live
+ * handle is still found, every released one refused.
+ */
+static void many_handles(void **state)
+{
+    (void)state;
+    cl_int err;
+    cl_context ctx = t->clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    static cl_mem m[MANY];
+    for (size_t i = 0; i < MANY; i++) {
+        m[i] = t->clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 + i, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+    }
+    for (size_t i = 0; i < MANY; i++)
+        assert_true(answers(m[i], 64 + i));
+    for (size_t round = 0; round < 4; round++) {
+        for (size_t i = round % 2; i < MANY; i += 2)
+            assert_int_equal(t->clReleaseMemObject(m[i]), CL_SUCCESS);
+        for (size_t i = round % 2; i < MANY; i += 2)
+            refuse_mem(m[i]);
+        for (size_t i = 1 - round % 2; i < MANY; i += 2)
+            assert_true(answers(m[i], 64 + i));
+        for (size_t i = round % 2; i < MANY; i += 2) {
+            m[i] = t->clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 + i, NULL, &err);
+            assert_int_equal(err, CL_SUCCESS);
+        }
+        for (size_t i = 0; i < MANY; i++)
+            assert_true(answers(m[i], 64 + i));
+    }
+    for (size_t i = 0; i < MANY; i++)
+        assert_int_equal(t->clReleaseMemObject(m[i]), CL_SUCCESS);
+    for (size_t i = 0; i < MANY; i++)
+        refuse_mem(m[i]);
+    assert_int_equal(t->clReleaseContext(ctx), CL_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -214,6 +290,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(garbage),
         cmocka_unit_test(released),
+        cmocka_unit_test(inside_live_objects),
+        cmocka_unit_test(many_handles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
