@@ -291,6 +291,9 @@ enum { VECTOR_SWITCH_CASES = 256, BIG_SWITCH_CASES = 2048, BIG_INSTRUCTIONS = 20
  */
 enum { LONGEST_BLOCK = 1000 };
 
+/* Instructions past which a kernel's tier 0 is lightly optimized (see below). */
+enum { BIG_TIER0 = 5000 };
+
 static const char *name_of(LLVMValueRef f)
 {
     size_t len;
@@ -470,8 +473,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
             LLVMSetLinkage(f, LLVMInternalLinkage);
     lanes_host_set_attributes(m);
     size_t functions = 0, instructions = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); dump && strstr(dump, "time") && f;
-         f = LLVMGetNextFunction(f)) {
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         functions += !LLVMIsDeclaration(f);
         for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
             for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
@@ -480,18 +482,23 @@ static bool compile_launcher(const struct lanes_program_module *module,
     t[2] = now_ms();
     /*
      * Tier 0 (every local size, runtime/ndrange.c) lives until the shape's
-     * own launcher replaces it: compiled in about half the time.
+     * own launcher replaces it: compiled in about half the time. A lighter
+     * code generator (LLVM's "less") compiled the CTS's c11 atomics kernels
+     * no faster, and none (FastISel) ran that suite in 63% of the time but
+     * makes code that runs slower, for as long as a shape launched once
+     * keeps it. A big kernel's tier 0, which its first launch waits for
+     * longest, takes a few clean-up passes and no optimizing code
+     * generator: bench_big_program's kernel of 13,000 instructions
+     * launched first in 0.53-0.70 s instead of 1.18-1.29 at width 16 (0.17
+     * instead of 1.39 at width 1), and ran as fast (its rounds are
+     * arithmetic that neither pipeline could shorten).
      */
-    const char *pipeline = light           ? "function(sroa,early-cse)"
+    bool big_tier0 = spec->dynamic && instructions > BIG_TIER0;
+    const char *pipeline = light       ? "function(sroa,early-cse)"
+                           : big_tier0 ? "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)"
                            : spec->dynamic ? "default<O1>"
                                            : "default<O3>";
-    /*
-     * Tier 0 too: a lighter code generator (LLVM's "less") compiled the
-     * CTS's c11 atomics kernels no faster, and none (FastISel) ran that
-     * suite in 63% of the time but makes code that runs slower, for as
-     * long as a shape launched once keeps it.
-     */
-    enum lanes_codegen codegen = light ? LANES_CODEGEN_FAST : LANES_CODEGEN_FULL;
+    enum lanes_codegen codegen = light || big_tier0 ? LANES_CODEGEN_FAST : LANES_CODEGEN_FULL;
     if (!code_key(m, pipeline, codegen, &out->code)) {
         *log = format("lanes: kernel %s: its module could not be written as bitcode\n", k->name);
         goto out;
