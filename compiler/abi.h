@@ -170,13 +170,14 @@ struct lanes_specialization {
      */
     uint32_t dynamic;
     /*
-     * For tier 0: true when it runs only shapes whose every work-group,
-     * cut ones included, has rows (local size in x) of a multiple of W. As
-     * in a shape's own launcher, each sub-group then lies in one row and is
-     * full, and its lanes' ids in x are contiguous: a kernel indexing by
-     * them makes vector accesses, not gathers and scatters. Shapes of other
-     * rows share the other tier-0 launcher, which finds each lane's ids by
-     * dividing its local linear id.
+     * For tier 0: true when it runs only work-groups whose rows (local
+     * size in x) are a multiple of W. As in a shape's own launcher, each
+     * sub-group then lies in one row and is full, and its lanes' ids in x
+     * are contiguous: a kernel indexing by them makes vector accesses, not
+     * gathers and scatters. Other work-groups (other shapes, or the last
+     * ones of a non-uniform NDRange, cut short in x) share the other
+     * tier-0 launcher, which finds each lane's ids by dividing its local
+     * linear id.
      */
     uint32_t rows;
 };
