@@ -15,6 +15,7 @@
 #define LANES_COMPILER_ABI_H
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -163,17 +164,35 @@ struct lanes_specialization {
     /*
      * True for a launcher of every local size (tier 0): it reads the sizes
      * from its lanes_wg at run time, so one compile serves every shape of
-     * a (kernel, W, work_dim, small_ids) at once; local_size and group_size
+     * a (kernel, W, work_dim, small_ids, rows) at once; local_size and group_size
      * are then 0. The runtime uses it until the shape's own launcher is
      * built in the background (runtime/ndrange.c).
      */
     uint32_t dynamic;
+    /*
+     * For tier 0: true when it runs only work-groups whose rows (local
+     * size in x) are a multiple of W. As in a shape's own launcher, each
+     * sub-group then lies in one row and is full, and its lanes' ids in x
+     * are contiguous: a kernel indexing by them makes vector accesses, not
+     * gathers and scatters. Other work-groups (other shapes, or the last
+     * ones of a non-uniform NDRange, cut short in x) share the other
+     * tier-0 launcher, which finds each lane's ids by dividing its local
+     * linear id.
+     */
+    uint32_t rows;
 };
 
 /* The local size of the work-groups `spec` runs, in dimension d. */
 static inline uint64_t lanes_spec_group_size(const struct lanes_specialization *spec, unsigned d)
 {
     return spec->group_size[d] ? spec->group_size[d] : spec->local_size[d];
+}
+
+/* True when W divides the rows of every work-group `spec` runs: a sub-group stays in one row. */
+static inline bool lanes_spec_rows(const struct lanes_specialization *spec)
+{
+    return spec->width == 1 ||
+           (spec->dynamic ? spec->rows != 0 : lanes_spec_group_size(spec, 0) % spec->width == 0);
 }
 
 #endif

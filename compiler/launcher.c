@@ -167,14 +167,13 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     for (unsigned d = 0; d < 3; d++)
         items *= size[d] = lanes_spec_group_size(spec, d);
     uint64_t sgs = (items + w - 1) / w;
-    /* Tier 0 reads its sizes from wg: every work-group takes the general walk below. */
-    LLVMValueRef sx = LLVMConstInt(g.i64, size[0], 0), sy = LLVMConstInt(g.i64, size[1], 0),
-                 all = LLVMConstInt(g.i64, items, 0), count = LLVMConstInt(g.i64, sgs, 0);
+    /* Tier 0 reads its sizes from wg. */
+    LLVMValueRef s[3], all = LLVMConstInt(g.i64, items, 0), count = LLVMConstInt(g.i64, sgs, 0);
+    for (unsigned d = 0; d < 3; d++)
+        s[d] = LLVMConstInt(g.i64, size[d], 0);
     if (spec->dynamic) {
-        LLVMValueRef s[3];
         for (unsigned d = 0; d < 3; d++)
             s[d] = LLVMBuildLoad2(g.b, g.i64, byte_gep(&g, wg, LANES_WG_LOCAL_SIZE + 8 * d), "");
-        sx = s[0], sy = s[1];
         all = LLVMBuildMul(g.b, LLVMBuildMul(g.b, s[0], s[1], ""), s[2], "items");
         count = LLVMBuildUDiv(g.b, LLVMBuildAdd(g.b, all, LLVMConstInt(g.i64, w - 1, 0), ""),
                               LLVMConstInt(g.i64, w, 0), "sub_groups");
@@ -185,16 +184,14 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     LLVMValueRef call, index;
     struct loop loops[3];
     unsigned nloops;
-    if (!spec->dynamic && size[0] % w == 0) {
+    if (lanes_spec_rows(spec)) {
         nloops = 3;
-        loops[2] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[2], 0), "z");
-        loops[1] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[1], 0), "y");
-        loops[0] = loop_begin(&g, fn, LLVMConstInt(g.i64, size[0], 0), "x");
+        loops[2] = loop_begin(&g, fn, s[2], "z");
+        loops[1] = loop_begin(&g, fn, s[1], "y");
+        loops[0] = loop_begin(&g, fn, s[0], "x");
         LLVMValueRef row =
-            LLVMBuildAdd(g.b, LLVMBuildMul(g.b, loops[2].var, LLVMConstInt(g.i64, size[1], 0), ""),
-                         loops[1].var, "");
-        LLVMValueRef first = LLVMBuildAdd(
-            g.b, LLVMBuildMul(g.b, row, LLVMConstInt(g.i64, size[0], 0), ""), loops[0].var, "");
+            LLVMBuildAdd(g.b, LLVMBuildMul(g.b, loops[2].var, s[1], ""), loops[1].var, "");
+        LLVMValueRef first = LLVMBuildAdd(g.b, LLVMBuildMul(g.b, row, s[0], ""), loops[0].var, "");
         call_args[n + LANES_SG_FIRST] = first;
         call_args[n + LANES_SG_LANES] = LLVMConstInt(g.i64, w, 0);
         for (unsigned d = 0; d < 3; d++)
@@ -210,10 +207,10 @@ static LLVMValueRef emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
         call_args[n + LANES_SG_FIRST] = first;
         call_args[n + LANES_SG_LANES] =
             LLVMBuildSelect(g.b, full, LLVMConstInt(g.i64, w, 0), left, "");
-        LLVMValueRef rows = LLVMBuildUDiv(g.b, first, sx, "");
-        call_args[n + LANES_SG_LX] = LLVMBuildURem(g.b, first, sx, "");
-        call_args[n + LANES_SG_LY] = LLVMBuildURem(g.b, rows, sy, "");
-        call_args[n + LANES_SG_LZ] = LLVMBuildUDiv(g.b, rows, sy, "");
+        LLVMValueRef rows = LLVMBuildUDiv(g.b, first, s[0], "");
+        call_args[n + LANES_SG_LX] = LLVMBuildURem(g.b, first, s[0], "");
+        call_args[n + LANES_SG_LY] = LLVMBuildURem(g.b, rows, s[1], "");
+        call_args[n + LANES_SG_LZ] = LLVMBuildUDiv(g.b, rows, s[1], "");
     }
     call =
         LLVMBuildCall2(g.b, LLVMGlobalGetValueType(sg), sg, call_args, n + LANES_SG_NUM_PARAMS, "");
@@ -601,9 +598,9 @@ static void launcher_key(const struct lanes_program_module *module,
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
     unsigned interleave = lanes_interleave_setting();
-    const void *parts[] = {"launcher-7",    digest,       k->name, spec->local_size,
-                           &spec->work_dim, &spec->width, group,   &spec->small_ids,
-                           &spec->dynamic,  &interleave};
+    const void *parts[] = {"launcher-7",    digest,       k->name,    spec->local_size,
+                           &spec->work_dim, &spec->width, group,      &spec->small_ids,
+                           &spec->dynamic,  &spec->rows,  &interleave};
     const size_t sizes[] = {10,
                             sizeof module->bitcode_digest,
                             strlen(k->name),
@@ -613,6 +610,7 @@ static void launcher_key(const struct lanes_program_module *module,
                             sizeof group,
                             sizeof spec->small_ids,
                             sizeof spec->dynamic,
+                            sizeof spec->rows,
                             sizeof interleave};
     lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
 }

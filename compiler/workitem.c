@@ -93,7 +93,7 @@ static LLVMValueRef local_id_as(struct lowering *l, unsigned d, LLVMTypeRef t)
 {
     const struct lanes_specialization *s = l->spec;
     uint64_t gx = lanes_spec_group_size(s, 0), gy = lanes_spec_group_size(s, 1);
-    if (s->width == 1 || (!s->dynamic && gx % s->width == 0)) {
+    if (lanes_spec_rows(s)) {
         LLVMValueRef base = LLVMBuildTrunc(l->b, l->lid0[d], t, "");
         return d == 0 && s->width > 1 ? add_nw(l, base, lane_as(l, t)) : base;
     }

@@ -57,7 +57,7 @@ static void *frame_alloc(uint64_t size)
 static bool same_spec(const struct lanes_specialization *a, const struct lanes_specialization *b)
 {
     return a->work_dim == b->work_dim && a->width == b->width && a->small_ids == b->small_ids &&
-           memcmp(a->local_size, b->local_size, sizeof a->local_size) == 0 &&
+           a->rows == b->rows && memcmp(a->local_size, b->local_size, sizeof a->local_size) == 0 &&
            memcmp(a->group_size, b->group_size, sizeof a->group_size) == 0;
 }
 
@@ -199,13 +199,17 @@ static void describe(const struct lanes_launcher_entry *e, const char *what)
                 (unsigned long long)lanes_spec_group_size(&e->spec, 2), e->spec.width, what);
 }
 
-/* The tier 0 specialization for the shapes like `spec`: sizes 0 (read at run time) in work_dim. */
+/*
+ * The tier 0 specialization for the shapes like `spec`: sizes 0 (read at
+ * run time) in work_dim, and whether W divides the rows.
+ */
 static struct lanes_specialization tier0_spec(const struct lanes_specialization *spec)
 {
     struct lanes_specialization g = {.work_dim = spec->work_dim,
                                      .width = spec->width,
                                      .small_ids = spec->small_ids,
-                                     .dynamic = 1};
+                                     .dynamic = 1,
+                                     .rows = lanes_spec_rows(spec)};
     for (unsigned d = spec->work_dim; d < 3; d++)
         g.local_size[d] = 1;
     return g;

@@ -45,7 +45,7 @@ const struct lanes_launcher *lanes_ndrange_launcher(cl_program program,
  * The launcher a launch of `spec` runs now. A shape's own launcher when it
  * is built (here, in an earlier process or in the background); otherwise,
  * at once, the kernel's launcher of every local size (tier 0: spec with
- * `dynamic` set, compiled once per kernel, W, work_dim and small_ids),
+ * `dynamic` set, compiled once per kernel, W, work_dim, small_ids and rows),
  * and the shape's own is compiled in the background once the shape
  * launches again. Both give the same results: the same code at the same
  * W, with the sizes constant in one and read at run time in the other.

@@ -178,7 +178,8 @@ int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, c
     uint64_t items = 1;
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);
-    v.full = !spec->dynamic && items % v.w == 0; /* every sub-group full */
+    /* Every sub-group full: tier 0 knows it only from whole rows. */
+    v.full = spec->dynamic ? lanes_spec_rows(spec) : items % v.w == 0;
 
     if (strstr(dump(), "scalar")) {
         char *text = LLVMPrintValueToString(v.fn);
