@@ -67,7 +67,7 @@ void lanes_host_set_codegen_level(LLVMTargetMachineRef tm, int level);
  */
 void lanes_host_split_long_blocks(LLVMModuleRef m, unsigned most);
 
-/* Sets the options of LLVM's code generator Lanes needs, once per process (tm_shim.cpp says which). */
+/* Sets the options of LLVM's code generator Lanes needs, once a process (tm_shim.cpp). */
 void lanes_host_tune_code_generator(void);
 
 /*

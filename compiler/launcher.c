@@ -491,10 +491,11 @@ static bool compile_launcher(const struct lanes_program_module *module,
      * arithmetic that neither pipeline could shorten).
      */
     bool big_tier0 = spec->dynamic && instructions > BIG_TIER0;
-    const char *pipeline = light       ? "function(sroa,early-cse)"
-                           : big_tier0 ? "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)"
-                           : spec->dynamic ? "default<O1>"
-                                           : "default<O3>";
+    const char *pipeline =
+        light           ? "function(sroa,early-cse)"
+        : big_tier0     ? "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>)"
+        : spec->dynamic ? "default<O1>"
+                        : "default<O3>";
     enum lanes_codegen codegen = light || big_tier0 ? LANES_CODEGEN_FAST : LANES_CODEGEN_FULL;
     if (!code_key(m, pipeline, codegen, &out->code)) {
         *log = format("lanes: kernel %s: its module could not be written as bitcode\n", k->name);

@@ -1077,7 +1077,7 @@ static void describe_cfg(const struct gen_cfg *cfg, char *buf, size_t size)
 /* Set while reducing: crashes are expected then and not reported one by one. */
 static bool quiet;
 
-/* ST_INTERNAL: the kernel ran, but the build log reports a bug of the vectorizer's (it fell back). */
+/* ST_INTERNAL: the kernel ran, but its build log reports a bug of the vectorizer's. */
 enum status { ST_NOT_RUN, ST_OK, ST_BUILD, ST_LAUNCH, ST_CRASH, ST_INTERNAL };
 
 struct shared {
@@ -1341,8 +1341,8 @@ static bool word_equal(const struct tcase *c, size_t i, uint32_t a, uint32_t b)
 
 static const char *status_name(enum status s)
 {
-    static const char *const names[] = {"not run", "ok", "build error", "launch error", "crash",
-                                         "vectorizer's internal error"};
+    static const char *const names[] = {"not run",      "ok",    "build error",
+                                        "launch error", "crash", "vectorizer's internal error"};
     return names[s];
 }
 
