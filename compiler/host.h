@@ -67,7 +67,8 @@ void lanes_host_set_codegen_level(LLVMTargetMachineRef tm, int level);
  */
 void lanes_host_split_long_blocks(LLVMModuleRef m, unsigned most);
 
-/* Sets the options of LLVM's code generator Lanes needs, once per process (tm_shim.cpp says which). */
+/* Sets the options of LLVM's code generator Lanes needs, once per process (tm_shim.cpp says which).
+ */
 void lanes_host_tune_code_generator(void);
 
 /*
@@ -100,5 +101,13 @@ int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, bool loop_trans
  * loop at W = 32: it becomes that operand.
  */
 void lanes_host_avoid_codegen_bugs(LLVMModuleRef m);
+
+/*
+ * Rewrites, after the last optimization, the scatters whose active lanes
+ * store one after another in lane order (stream compaction with
+ * sub_group_ballot_exclusive_scan) as compressions into a register and a
+ * store of its low lanes: with AVX-512 only, where vcompressps does it.
+ */
+void lanes_host_compress_scatters(LLVMModuleRef m);
 
 #endif
