@@ -520,6 +520,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
         *log = format("lanes: kernel %s: optimization failed: %s\n", k->name, error);
         goto out;
     }
+    lanes_host_compress_scatters(m);
     lanes_host_avoid_codegen_bugs(m);
     lanes_host_split_long_blocks(m, LONGEST_BLOCK);
     t[3] = now_ms();
