@@ -359,8 +359,10 @@ void lanes_host_avoid_codegen_bugs(LLVMModuleRef m)
     LLVMDisposeBuilder(b);
 }
 
-/* The scalar every lane of vector `v` holds (an insertelement at 0 splatted by a zero shuffle, or a
- * constant), or NULL. */
+/*
+ * The scalar every lane of vector `v` holds (an insertelement at 0 splatted
+ * by a zero shuffle, or a constant), or NULL.
+ */
 static LLVMValueRef splat_of(LLVMValueRef v)
 {
     if (LLVMIsAConstantDataVector(v) || LLVMIsAConstantVector(v) ||
@@ -489,8 +491,8 @@ static bool compress_scatter(LLVMModuleRef mod, LLVMTargetDataRef td, LLVMBuilde
         return false;
     bool narrow = LLVMIsAZExtInst(idx) != NULL;
     LLVMValueRef j = narrow ? LLVMGetOperand(idx, 0) : idx, firsts = NULL, first = NULL;
-    for (unsigned side = 0; side < 2 && LLVMIsAInstruction(j) &&
-                            LLVMGetInstructionOpcode(j) == LLVMAdd && !firsts;
+    for (unsigned side = 0;
+         side < 2 && LLVMIsAInstruction(j) && LLVMGetInstructionOpcode(j) == LLVMAdd && !firsts;
          side++)
         if (splat_of(LLVMGetOperand(j, side)) && rank_in(LLVMGetOperand(j, 1 - side), m))
             firsts = LLVMGetOperand(j, side);
@@ -520,8 +522,8 @@ static bool compress_scatter(LLVMModuleRef mod, LLVMTargetDataRef td, LLVMBuilde
 
 void lanes_host_compress_scatters(LLVMModuleRef m)
 {
-    if (lanes_host()->isa !=
-        LANES_ISA_AVX512) /* the functions' target (lanes_host_set_attributes) */
+    /* The functions' target (lanes_host_set_attributes) has vcompressps, or no rewrite. */
+    if (lanes_host()->isa != LANES_ISA_AVX512)
         return;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
