@@ -6,10 +6,37 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 bool lanes_mem_is_buffer(cl_mem m)
 {
     return lanes_mem_valid(m) && m->type == CL_MEM_OBJECT_BUFFER;
+}
+
+enum { HUGE_PAGE = 2 << 20 };
+
+/*
+ * A buffer's storage. One of a huge page or more starts on a huge page and
+ * asks for transparent huge pages over its whole ones (Linux gives them
+ * only when asked, in its default "madvise" mode): a kernel striding
+ * through a big buffer (a grid-strided loop jumps the global size a step)
+ * otherwise misses the TLB on nearly every access, and a streaming one
+ * walks a new 4 KiB page every 64 loads (bench_reduce, on a loaded 2-CPU
+ * VM: grid-strided 1.73 to 2.18 GB/s, blocked 11.5 to 15.6).
+ */
+static void *storage(size_t size)
+{
+    if (size < HUGE_PAGE) {
+        size_t rounded = (size + LANES_MEM_ALIGN - 1) & ~(size_t)(LANES_MEM_ALIGN - 1);
+        return aligned_alloc(LANES_MEM_ALIGN, rounded);
+    }
+    size_t rounded = (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    if (rounded < size)
+        return NULL;
+    void *p = aligned_alloc(HUGE_PAGE, rounded);
+    if (p) /* a hint: without it (THP off) the buffer works the same */
+        madvise(p, size & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
+    return p;
 }
 
 static cl_mem mem_alloc(cl_context context, cl_mem_flags flags, size_t size)
@@ -55,8 +82,7 @@ cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, 
         m->host_ptr = host_ptr;
         m->base = host_ptr;
     } else {
-        size_t rounded = (size + LANES_MEM_ALIGN - 1) & ~(size_t)(LANES_MEM_ALIGN - 1);
-        m->alloc = aligned_alloc(LANES_MEM_ALIGN, rounded);
+        m->alloc = storage(size);
         if (!m->alloc) {
             free(m->props);
             pthread_mutex_destroy(&m->lock);
