@@ -89,3 +89,17 @@ LLVMValueRef lanes_build_invariant_load(LLVMBuilderRef b, LLVMValueRef base,
                     LLVMMDNodeInContext(ctx, NULL, 0));
     return v;
 }
+
+size_t lanes_count_instructions(LLVMModuleRef m, size_t *functions)
+{
+    size_t bodies = 0, instructions = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        bodies += !LLVMIsDeclaration(f);
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                instructions++;
+    }
+    if (functions)
+        *functions = bodies;
+    return instructions;
+}

@@ -60,6 +60,9 @@ const char *lanes_called_name(LLVMValueRef i, size_t *length);
 /* Adds the enum attribute `name` (no value) to function `f`. */
 void lanes_add_fn_attr(LLVMValueRef f, const char *name);
 
+/* The instructions of `m`'s function bodies; *functions (when not NULL) is how many bodies. */
+size_t lanes_count_instructions(LLVMModuleRef m, size_t *functions);
+
 /* A call of the intrinsic `name`, overloaded on `overload` when not NULL, built with `b`. */
 LLVMValueRef lanes_build_intrinsic(LLVMModuleRef m, LLVMBuilderRef b, const char *name,
                                    LLVMTypeRef overload, LLVMValueRef *args, unsigned n);

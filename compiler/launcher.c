@@ -469,13 +469,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
         if (f != launcher && !LLVMIsDeclaration(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     lanes_host_set_attributes(m);
-    size_t functions = 0, instructions = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        functions += !LLVMIsDeclaration(f);
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-                instructions++;
-    }
+    size_t functions, instructions = lanes_count_instructions(m, &functions);
     t[2] = now_ms();
     /*
      * Tier 0 (every local size, runtime/ndrange.c) lives until the shape's

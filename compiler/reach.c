@@ -14,6 +14,7 @@
 
 #include "crash.h"
 #include "globals.h"
+#include "ir.h"
 #include "link_shim.h"
 
 #include <llvm-c/BitReader.h>
@@ -156,13 +157,7 @@ static int extract(const struct lanes_program_module *pm, const char *name, stru
         LLVMDisposeMemoryBuffer(bc);
     const char *dump = getenv("LANES_DUMP");
     if (rc == 0 && dump && strstr(dump, "time")) {
-        size_t functions = 0, instructions = 0;
-        for (LLVMValueRef f = LLVMGetFirstFunction(dst); f; f = LLVMGetNextFunction(f)) {
-            functions += !LLVMIsDeclaration(f);
-            for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-                for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-                    instructions++;
-        }
+        size_t functions, instructions = lanes_count_instructions(dst, &functions);
         fprintf(stderr,
                 "lanes: kernel %s: its reach (%zu function%s, %zu instructions) taken from the "
                 "program (%zu bytes of bitcode) in %.2f ms\n",
