@@ -17,7 +17,12 @@
  *     OpenCL, so the pool's two workers run the groups;
  *   - helper: a native kernel holds one worker, and the host waits in
  *     clFinish, so the application thread runs work-groups beside the
- *     other worker.
+ *     other worker;
+ *   - late helper: the same, but the command waits for a user event that
+ *     another thread sets once the host sleeps in clFinish: the sleeping
+ *     thread must wake to run work-groups queued after it fell asleep
+ *     (a worker that took the command first, to compile its kernel, left
+ *     the waiting thread asleep and ran every group alone).
  * Every width runs it (kernels.test_generic_exchange.w<N>).
  */
 #include "kernels.h"
@@ -100,7 +105,16 @@ static void hold_worker(void *args)
     }
 }
 
-enum mode { WORKERS, HELPER };
+enum mode { WORKERS, HELPER, LATE_HELPER };
+
+/* Sets the user event after a while, from a thread of the application's own. */
+static void *set_later(void *event)
+{
+    struct timespec wait = {0, 100000000};
+    nanosleep(&wait, NULL);
+    clSetUserEventStatus(event, CL_COMPLETE);
+    return NULL;
+}
 
 static void check(cl_program p, enum mode mode, size_t groups, size_t local, bool barrier)
 {
@@ -130,7 +144,7 @@ static void check(cl_program p, enum mode mode, size_t groups, size_t local, boo
     KT_CHECK_CL(clSetKernelArg(k, 5, sizeof wait, &wait));
 
     cl_command_queue holder = NULL;
-    if (mode == HELPER) {
+    if (mode != WORKERS) {
         /* A worker busy with the application's code: the other runs beside this thread. */
         holder = clCreateCommandQueueWithProperties(kt.ctx, kt.dev, NULL, &err);
         KT_CHECK_CL(err);
@@ -144,10 +158,22 @@ static void check(cl_program p, enum mode mode, size_t groups, size_t local, boo
             nanosleep(&ms, NULL);
         }
     }
-    cl_event done;
-    KT_CHECK_CL(clEnqueueNDRangeKernel(kt.queue, k, 1, NULL, &global, &local, 0, NULL, &done));
-    if (mode == HELPER) {
+    cl_event done, start = NULL;
+    pthread_t setter;
+    if (mode == LATE_HELPER) {
+        start = clCreateUserEvent(kt.ctx, &err);
+        KT_CHECK_CL(err);
+        if (pthread_create(&setter, NULL, set_later, start) != 0)
+            KT_FAIL("exchange: cannot start a thread");
+    }
+    KT_CHECK_CL(clEnqueueNDRangeKernel(kt.queue, k, 1, NULL, &global, &local, start ? 1 : 0,
+                                       start ? &start : NULL, &done));
+    if (mode != WORKERS) {
         KT_CHECK_CL(clFinish(kt.queue)); /* this thread runs work-groups while it waits */
+        if (start) {
+            pthread_join(setter, NULL);
+            clReleaseEvent(start);
+        }
         atomic_store(&release_worker, 1);
         KT_CHECK_CL(clFinish(holder));
         clReleaseCommandQueue(holder);
@@ -173,7 +199,9 @@ static void check(cl_program p, enum mode mode, size_t groups, size_t local, boo
                                          "private variable kept across the barrier", "__global"};
     static const int expect[R_COUNT] = {CLASS(IS_LOCAL), CLASS(IS_LOCAL), CLASS(IS_PRIVATE),
                                         CLASS(IS_PRIVATE), CLASS(IS_GLOBAL)};
-    const char *how = mode == WORKERS ? "two workers" : "a worker and the waiting thread";
+    const char *how = mode == WORKERS  ? "two workers"
+                      : mode == HELPER ? "a worker and the waiting thread"
+                                       : "a worker and the thread asleep in clFinish";
     size_t wrong[R_COUNT] = {0}, timed_out = 0;
     for (size_t i = 0; i < global; i++) {
         const int *o = out + i * R_COUNT;
@@ -222,8 +250,10 @@ int main(void)
         cl_program p = kt_build(source, barrier ? "-cl-std=CL3.0 -DWITH_BARRIER" : "-cl-std=CL3.0");
         for (size_t l = 0; l < sizeof locals / sizeof *locals; l++) {
             check(p, WORKERS, 8, locals[l], barrier);
-            if (caps & CL_EXEC_NATIVE_KERNEL)
+            if (caps & CL_EXEC_NATIVE_KERNEL) {
                 check(p, HELPER, 4, locals[l], barrier);
+                check(p, LATE_HELPER, 4, locals[l], barrier);
+            }
         }
         clReleaseProgram(p);
     }

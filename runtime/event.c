@@ -29,7 +29,6 @@ cl_event lanes_event_alloc(cl_context context, cl_command_queue queue, cl_comman
     atomic_init(&e->status, status);
     e->times[LANES_T_QUEUED] = lanes_now_ns();
     pthread_mutex_init(&e->lock, NULL);
-    pthread_cond_init(&e->changed, NULL);
     atomic_init(&e->pending, 1);
     atomic_init(&e->failed_dep, false);
     atomic_init(&e->cmd.range_status, CL_COMPLETE);
@@ -56,7 +55,6 @@ void lanes_event_unkeep(cl_event e)
         free(e->cmd.kept);
     free(e->cmd.edges);
     free(e->cmd.data);
-    pthread_cond_destroy(&e->changed);
     pthread_mutex_destroy(&e->lock);
     cl_command_queue q = e->queue;
     cl_context c = e->context;
@@ -73,17 +71,16 @@ void lanes_event_release(cl_event e)
         lanes_event_unkeep(e);
 }
 
+static bool ended(void *e)
+{
+    return atomic_load(&((cl_event)e)->status) <= CL_COMPLETE;
+}
+
 cl_int lanes_event_wait(cl_event e)
 {
     /* Run queued work while there is some; sleep only when there is none. */
-    while (atomic_load(&e->status) > CL_COMPLETE && lanes_exec_help())
-        ;
-    pthread_mutex_lock(&e->lock);
-    cl_int s;
-    while ((s = atomic_load(&e->status)) > CL_COMPLETE)
-        pthread_cond_wait(&e->changed, &e->lock);
-    pthread_mutex_unlock(&e->lock);
-    return s;
+    lanes_exec_help_until(ended, e);
+    return atomic_load(&e->status);
 }
 
 struct lanes_event_callback *lanes_event_take_callbacks(cl_event e, cl_int status)

@@ -78,7 +78,6 @@ struct _cl_event {
     atomic_int status;
     cl_ulong times[LANES_T_N];
     pthread_mutex_t lock;                   /* guards the lists below and user_set */
-    pthread_cond_t changed;                 /* broadcast when the event ends */
     struct lanes_event_callback *callbacks; /* not called yet */
     struct lanes_edge *waiters;             /* commands waiting for this event */
     bool user_set;                          /* clSetUserEventStatus was called */

@@ -106,14 +106,24 @@ void lanes_exec_range(struct lanes_range *r, size_t n_items, size_t chunk, lanes
                       lanes_range_done done, void *ctx);
 
 /*
- * Runs one piece of queued work on the calling thread, if there is any: a
- * share of a range with chunks left, else the oldest task (on a thread that
- * is not a worker, the oldest not submitted to workers only). Returns false
- * when there was nothing. A thread about to wait for an event calls this
- * instead of sleeping, so a short command runs where its result is awaited
- * rather than after two thread wake-ups.
+ * Waits until ended(ctx) is true, running queued work meanwhile: a share of
+ * a range with chunks left, else the oldest task not submitted to workers
+ * only. The thread sleeps only while there is none, and wakes when work is
+ * queued or lanes_exec_wake_helpers is called. A thread about to wait for an
+ * event waits here, so a short command runs where its result is awaited
+ * rather than after two thread wake-ups, and work-groups that must run at
+ * once (a pair that waits for each other) find this thread too, even when
+ * they are queued after it fell asleep. `ended` is called with the pool's
+ * lock held: it must only read.
  */
-bool lanes_exec_help(void);
+void lanes_exec_help_until(bool (*ended)(void *ctx), void *ctx);
+
+/*
+ * Wakes the threads asleep in lanes_exec_help_until to ask their `ended`
+ * again: call it after making one of them true (with a sequentially
+ * consistent store). Cheap when nobody waits.
+ */
+void lanes_exec_wake_helpers(void);
 
 /*
  * lanes_exec_range with at most `max_workers` threads (the caller included)

@@ -23,10 +23,14 @@ static struct {
     struct lanes_task *head, *tail; /* tasks, oldest first */
     struct lanes_range *ranges;     /* ranges with chunks left to claim */
     unsigned idle;                  /* workers asleep on `wake` */
+    pthread_cond_t helper_wake;     /* application threads asleep in lanes_exec_help_until */
+    atomic_uint helpers;            /* how many sleep on it (read without the lock) */
     bool stop;
     unsigned count;
     pthread_t *threads;
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
+          .wake = PTHREAD_COND_INITIALIZER,
+          .helper_wake = PTHREAD_COND_INITIALIZER};
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 static struct lanes_worker_set all_workers; /* written once, by start() */
@@ -207,13 +211,42 @@ bool lanes_exec_pin(void)
     return pinned;
 }
 
-bool lanes_exec_help(void)
+void lanes_exec_help_until(bool (*ended)(void *ctx), void *ctx)
 {
     pthread_mutex_lock(&pool.lock);
-    if (work_one())
-        return true;
+    while (!ended(ctx)) {
+        if (work_one()) {
+            pthread_mutex_lock(&pool.lock);
+            continue;
+        }
+        /*
+         * Nothing to run: sleep until work is queued or lanes_exec_wake_helpers
+         * says a wait may have ended. The count goes up before `ended` is read
+         * again, and the ending side stores before it reads the count (both
+         * sequentially consistent): one of the two sees the other.
+         */
+        atomic_fetch_add(&pool.helpers, 1);
+        if (!ended(ctx))
+            pthread_cond_wait(&pool.helper_wake, &pool.lock);
+        atomic_fetch_sub(&pool.helpers, 1);
+    }
     pthread_mutex_unlock(&pool.lock);
-    return false;
+}
+
+void lanes_exec_wake_helpers(void)
+{
+    if (atomic_load(&pool.helpers) == 0)
+        return;
+    pthread_mutex_lock(&pool.lock);
+    pthread_cond_broadcast(&pool.helper_wake);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+/* Called with the pool lock held, after queueing work an application thread may run. */
+static void offer_to_helpers(void)
+{
+    if (atomic_load_explicit(&pool.helpers, memory_order_relaxed))
+        pthread_cond_broadcast(&pool.helper_wake);
 }
 
 static void submit(struct lanes_task *task, bool workers_only)
@@ -235,6 +268,8 @@ static void submit(struct lanes_task *task, bool workers_only)
     pool.tail = task;
     if (pool.idle)
         pthread_cond_signal(&pool.wake);
+    if (!workers_only)
+        offer_to_helpers();
     pthread_mutex_unlock(&pool.lock);
 }
 
@@ -307,6 +342,7 @@ void lanes_exec_range_limited(struct lanes_range *r, size_t n_items, size_t chun
             pool.ranges = r;
         if (pool.idle)
             pthread_cond_broadcast(&pool.wake);
+        offer_to_helpers();
         pthread_mutex_unlock(&pool.lock);
     }
     range_work(r);

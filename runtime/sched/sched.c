@@ -87,8 +87,8 @@ void lanes_event_finish(cl_event e, cl_int status)
     struct lanes_edge *waiters = e->waiters;
     e->waiters = NULL;
     struct lanes_event_callback *due = e->callbacks ? lanes_event_take_callbacks(e, status) : NULL;
-    pthread_cond_broadcast(&e->changed);
     pthread_mutex_unlock(&e->lock);
+    lanes_exec_wake_helpers(); /* threads waiting for `e` in lanes_event_wait */
 
     for (struct lanes_edge *edge = waiters, *next; edge; edge = next) {
         /* The waiter may run, end and free its edges once told: read first. */
