@@ -118,13 +118,48 @@ static size_t slot(const struct depths *t, LLVMValueRef v)
             return i;
 }
 
+/* Independent operations an instruction of type t makes: one per component of a vector. */
+static unsigned components(LLVMTypeRef t)
+{
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1;
+}
+
 /*
- * Operations of the busiest block over the longest chain of them in it
- * (operands from other blocks and phis start chains), in tenths.
+ * True when `v` may differ between work-items: it depends on the lane
+ * (their ids are computed from it), a load or a phi, or is too deep to
+ * follow. A load from such an address is each work-item's own; the others
+ * (c[k] of a __constant table) are one scalar load for the whole vector.
+ */
+static bool per_item(LLVMValueRef v, unsigned depth)
+{
+    if (!LLVMIsAInstruction(v))
+        return false;
+    if (depth > 12 || LLVMIsALoadInst(v) || LLVMIsAPHINode(v))
+        return true;
+    if (LLVMIsACallInst(v)) {
+        LLVMValueRef f = LLVMGetCalledValue(v);
+        size_t len;
+        if (LLVMIsAFunction(f) && strcmp(LLVMGetValueName2(f, &len), LANES_LANE_FUNCTION) == 0)
+            return true;
+    }
+    for (int o = 0, n = LLVMGetNumOperands(v); o < n; o++)
+        if (per_item(LLVMGetOperand(v, (unsigned)o), depth + 1))
+            return true;
+    return false;
+}
+
+/*
+ * Operations of the busiest block (a float4 add is four) over the longest
+ * chain of them in it (operands from other blocks and phis start chains),
+ * in tenths. A block that loads at least one value per work-item and step
+ * of its chain is paced by memory, not by the chain's latency: as if parallel enough
+ * (clpeak's global bandwidth kernels, 16 loads summed in one chain, ran at
+ * 5.8-10 GB/s for float4-16 interleaved against 8.8-30 at one sub-group a
+ * vector).
  */
 static unsigned parallelism_tenths(LLVMValueRef sg)
 {
-    unsigned best_ops = 0, best_chain = 1;
+    unsigned best_ops = 0, best_chain = 1, best_loads = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
         size_t n = 0;
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
@@ -138,7 +173,7 @@ static unsigned parallelism_tenths(LLVMValueRef sg)
             free(t.depth);
             return 10 * TARGET_ILP; /* no memory to look: as if parallel enough */
         }
-        unsigned ops = 0, chain = 0;
+        unsigned ops = 0, chain = 0, loads = 0;
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             unsigned d = 0;
             if (!LLVMIsAPHINode(i))
@@ -152,7 +187,9 @@ static unsigned parallelism_tenths(LLVMValueRef sg)
                 }
             if (arithmetic(i)) {
                 d++;
-                ops++;
+                ops += components(LLVMTypeOf(i));
+            } else if (LLVMIsALoadInst(i) && per_item(LLVMGetOperand(i, 0), 0)) {
+                loads += components(LLVMTypeOf(i));
             }
             size_t at = slot(&t, i);
             t.key[at] = i;
@@ -163,9 +200,9 @@ static unsigned parallelism_tenths(LLVMValueRef sg)
         free(t.key);
         free(t.depth);
         if (ops > best_ops)
-            best_ops = ops, best_chain = chain ? chain : 1;
+            best_ops = ops, best_chain = chain ? chain : 1, best_loads = loads;
     }
-    if (best_ops < MIN_OPERATIONS)
+    if (best_ops < MIN_OPERATIONS || 2 * best_loads >= best_chain)
         return 10 * TARGET_ILP;
     return 10 * best_ops / best_chain;
 }

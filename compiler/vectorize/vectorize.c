@@ -167,7 +167,7 @@ static void print_shapes(struct vz *v)
 
 int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, char **why)
 {
-    struct vz v = {.fn = *sg, .w = spec->width};
+    struct vz v = {.fn = *sg, .spec = spec, .w = spec->width};
     v.m = LLVMGetGlobalParent(v.fn);
     v.ctx = LLVMGetModuleContext(v.m);
     v.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(v.m));

@@ -50,8 +50,17 @@ enum { VZ_EXACT_SIGNED = 1, VZ_EXACT_UNSIGNED = 2 };
 struct vz_shape {
     enum vz_kind kind;
     unsigned exact; /* VZ_EXACT_* bits, for contiguous integers */
-    int64_t stride;
+    int64_t stride; /* at most VZ_MAX_STRIDE in magnitude */
+    /*
+     * Low bits known to be zero in the value (uniform) or in lane 0's value
+     * (contiguous); 64 when it is zero. A progression whose lane 0 is a
+     * multiple of W * stride fills an aligned block and cannot wrap.
+     */
+    unsigned tz;
 };
+
+/* Progressions of larger strides are varying (a shape packs into 64 bits). */
+#define VZ_MAX_STRIDE ((INT64_C(1) << 47) - 1)
 
 /* Names the vectorizer gives meaning to in the scalar function it rewrites. */
 #define VZ_ANY_FUNCTION "__lanes.any"               /* i1 (i1): some active lane's value is true */
@@ -61,7 +70,8 @@ struct vz {
     LLVMModuleRef m;
     LLVMContextRef ctx;
     LLVMTargetDataRef td;
-    LLVMValueRef fn; /* the scalar sub-group function */
+    LLVMValueRef fn;                         /* the scalar sub-group function */
+    const struct lanes_specialization *spec; /* what the launcher promises (NULL: nothing) */
     unsigned w;
     bool full;       /* every sub-group has W lanes: no entry mask */
     bool linearized; /* divergent control flow was linearized: each block has a mask */
