@@ -31,6 +31,7 @@
 
 #include "abi.h"
 #include "ir.h"
+#include "width.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -148,18 +149,22 @@ static bool per_item(LLVMValueRef v, unsigned depth)
     return false;
 }
 
-/*
- * Operations of the busiest block (a float4 add is four) over the longest
- * chain of them in it (operands from other blocks and phis start chains),
- * in tenths. A block that loads at least one value per work-item and step
- * of its chain is paced by memory, not by the chain's latency: as if parallel enough
- * (clpeak's global bandwidth kernels, 16 loads summed in one chain, ran at
- * 5.8-10 GB/s for float4-16 interleaved against 8.8-30 at one sub-group a
- * vector).
- */
-static unsigned parallelism_tenths(LLVMValueRef sg)
+/* What the block with the most arithmetic does. */
+struct busiest {
+    unsigned ops; /* arithmetic operations, one per component of a vector */
+    unsigned
+        chain; /* the longest chain of them (operands from other blocks and phis start chains) */
+    unsigned loads; /* components loaded from each work-item's own addresses */
+    unsigned work;  /* ops + loads */
+    unsigned wide;  /* of which on OpenCL vectors of WIDE components or more */
+};
+
+enum { WIDE = 8 }; /* float8, float16: half an AVX-512 register or more */
+
+/* false when out of memory. */
+static bool busiest_block(LLVMValueRef sg, struct busiest *best)
 {
-    unsigned best_ops = 0, best_chain = 1, best_loads = 0;
+    *best = (struct busiest){.chain = 1};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb; bb = LLVMGetNextBasicBlock(bb)) {
         size_t n = 0;
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
@@ -171,9 +176,9 @@ static unsigned parallelism_tenths(LLVMValueRef sg)
         if (!t.key || !t.depth) {
             free(t.key);
             free(t.depth);
-            return 10 * TARGET_ILP; /* no memory to look: as if parallel enough */
+            return false;
         }
-        unsigned ops = 0, chain = 0, loads = 0;
+        struct busiest b = {0};
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             unsigned d = 0;
             if (!LLVMIsAPHINode(i))
@@ -185,26 +190,61 @@ static unsigned parallelism_tenths(LLVMValueRef sg)
                     if (t.key[at] && t.depth[at] > d)
                         d = t.depth[at];
                 }
+            unsigned c = components(LLVMTypeOf(i));
             if (arithmetic(i)) {
                 d++;
-                ops += components(LLVMTypeOf(i));
+                b.ops += c;
             } else if (LLVMIsALoadInst(i) && per_item(LLVMGetOperand(i, 0), 0)) {
-                loads += components(LLVMTypeOf(i));
+                b.loads += c;
+            } else if (!LLVMIsALoadInst(i)) {
+                c = 0;
             }
+            b.work += c;
+            b.wide += c >= WIDE ? c : 0;
             size_t at = slot(&t, i);
             t.key[at] = i;
             t.depth[at] = d;
-            if (d > chain)
-                chain = d;
+            if (d > b.chain)
+                b.chain = d;
         }
         free(t.key);
         free(t.depth);
-        if (ops > best_ops)
-            best_ops = ops, best_chain = chain ? chain : 1, best_loads = loads;
+        if (b.ops > best->ops) {
+            *best = b;
+            if (!best->chain)
+                best->chain = 1;
+        }
     }
-    if (best_ops < MIN_OPERATIONS || 2 * best_loads >= best_chain)
-        return 10 * TARGET_ILP;
-    return 10 * best_ops / best_chain;
+    return true;
+}
+
+/*
+ * The busiest block's operations (a float4 add is four) over its longest
+ * chain, in tenths. A block that loads at least one value of its own per
+ * two steps of its chain is paced by memory, not by the chain's latency:
+ * as if parallel enough (clpeak's global bandwidth kernels, 16 loads summed
+ * in one chain, ran at 5.8-10 GB/s for float4-16 interleaved against
+ * 8.8-30 at one sub-group a vector).
+ */
+static unsigned parallelism_tenths(LLVMValueRef sg)
+{
+    struct busiest b;
+    if (!busiest_block(sg, &b) || b.ops < MIN_OPERATIONS || 2 * b.loads >= b.chain)
+        return 10 * TARGET_ILP; /* (or no memory to look) */
+    return 10 * b.ops / b.chain;
+}
+
+const char *lanes_items_as_vectors(LLVMValueRef sg, const struct lanes_specialization *spec,
+                                   bool sub_group_aware)
+{
+    struct busiest b;
+    if (spec->width < 2 || sub_group_aware || lanes_width_forced() || !busiest_block(sg, &b))
+        return NULL;
+    if (b.ops < MIN_OPERATIONS || 2 * b.wide < b.work || 2 * b.loads < b.chain)
+        return NULL;
+    return "its work is on OpenCL vectors of 8 or more components, paced by its loads: a "
+           "work-item's vectors are SIMD vectors already (at width W each would be W registers, "
+           "transposed after every load and before every store)";
 }
 
 unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,

@@ -47,6 +47,16 @@ bool lanes_calls_generic(LLVMValueRef sg);
 unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,
                           bool sub_group_aware);
 
+/*
+ * Why `sg`, at spec->width, should run a work-item a vector instead (its
+ * busiest block works on float8 / float16 values and is paced by its own
+ * loads: clpeak's global bandwidth kernels ran at 16 and 8.5 GB/s at width
+ * 16, 44 and 48 at width 1), or NULL. Never for a kernel that can see its
+ * sub-group size, nor when LANES_WIDTH forces the width.
+ */
+const char *lanes_items_as_vectors(LLVMValueRef sg, const struct lanes_specialization *spec,
+                                   bool sub_group_aware);
+
 /* LANES_INTERLEAVE as lanes_interleave reads it (a launcher's cache key has it). */
 unsigned lanes_interleave_setting(void);
 

@@ -574,7 +574,13 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         struct lanes_specialization wide = *spec;
         wide.width *= rc == 0 ? lanes_interleave(sg, spec, aware) : 1;
         *vector_width = wide.width;
-        if (rc == 0 && lanes_vectorize(&sg, &wide, log) != 0) {
+        const char *items = rc == 0 ? lanes_items_as_vectors(sg, spec, aware) : NULL;
+        if (items) {
+            /* Not a refusal but a choice; it takes the same road to width 1 (launcher.c). */
+            *log = strdup(items);
+            *refused = true;
+            rc = -1;
+        } else if (rc == 0 && lanes_vectorize(&sg, &wide, log) != 0) {
             *refused = true;
             rc = -1;
         }

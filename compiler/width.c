@@ -68,6 +68,11 @@ uint32_t lanes_min_width(void)
     return forced ? forced : 8;
 }
 
+bool lanes_width_forced(void)
+{
+    return forced_width() != 0;
+}
+
 unsigned lanes_sub_group_sizes(size_t out[3])
 {
     /* 32 lanes fill two AVX-512 registers of floats; with AVX2 it would take four. */

@@ -28,6 +28,9 @@ uint32_t lanes_preferred_width(void);
 /* The narrowest width the policy may choose: 8 (or the forced width). */
 uint32_t lanes_min_width(void);
 
+/* True when LANES_WIDTH (or LANES_VECTORIZE=0) sets every launch's width. */
+bool lanes_width_forced(void);
+
 /*
  * The sub-group sizes a kernel may require (intel_reqd_sub_group_size,
  * CL_DEVICE_SUB_GROUP_SIZES_INTEL): 8, 16 and 32 with AVX-512, 8 and 16
