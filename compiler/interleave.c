@@ -31,6 +31,7 @@
 
 #include "abi.h"
 #include "ir.h"
+#include "vectorize/vz_cfg.h"
 #include "width.h"
 
 #include <llvm-c/Core.h>
@@ -245,6 +246,48 @@ const char *lanes_items_as_vectors(LLVMValueRef sg, const struct lanes_specializ
     return "its work is on OpenCL vectors of 8 or more components, paced by its loads: a "
            "work-item's vectors are SIMD vectors already (at width W each would be W registers, "
            "transposed after every load and before every store)";
+}
+
+/*
+ * Loops whose body, once vectorized, would be long: each operation on an
+ * OpenCL vector of WIDE or more components becomes components * W / 16
+ * AVX-512 instructions, where LLVM's unroller counts one. clpeak's float16
+ * compute kernel (8 iterations of 16 float16 mad) unrolled in full became
+ * 2,048 FMAs in a row at W = 16 and ran at 150-166 GFLOP/s; kept as a loop,
+ * 229.
+ */
+enum { ROLLED_BODY = 128 }; /* AVX-512 instructions of wide-vector work in a body */
+
+void lanes_keep_wide_loops_rolled(LLVMValueRef sg, uint32_t width)
+{
+    if (width < 2)
+        return;
+    /* A cheap look first: most kernels have no wide vector. */
+    bool any = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg); bb && !any;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !any; i = LLVMGetNextInstruction(i))
+            any = components(LLVMTypeOf(i)) >= WIDE;
+    struct vz_cfg *cfg = any ? vz_cfg_build(sg) : NULL;
+    if (!cfg)
+        return;
+    for (LLVMBasicBlockRef h = LLVMGetFirstBasicBlock(sg); h; h = LLVMGetNextBasicBlock(h)) {
+        if (vz_cfg_loop_of(cfg, h) != h)
+            continue; /* not a loop's header */
+        uint64_t body = 0;
+        for (LLVMBasicBlockRef bb = h; bb; bb = LLVMGetNextBasicBlock(bb)) {
+            if (!vz_cfg_loop_contains(cfg, h, bb))
+                continue;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                unsigned c = components(LLVMTypeOf(i));
+                if (c >= WIDE && (arithmetic(i) || LLVMIsACallInst(i)))
+                    body += (uint64_t)c * width / 16;
+            }
+        }
+        if (body >= ROLLED_BODY)
+            vz_cfg_keep_rolled(cfg, h);
+    }
+    vz_cfg_free(cfg);
 }
 
 unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,

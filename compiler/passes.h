@@ -48,6 +48,14 @@ unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *sp
                           bool sub_group_aware);
 
 /*
+ * Marks the loops of `sg` whose body holds much work on OpenCL vectors of
+ * 8 or more components not to be unrolled before the vectorizer (at
+ * `width` each such operation becomes many instructions, where LLVM's
+ * unroller counts one). Nothing at width 1.
+ */
+void lanes_keep_wide_loops_rolled(LLVMValueRef sg, uint32_t width);
+
+/*
  * Why `sg`, at spec->width, should run a work-item a vector instead (its
  * busiest block works on float8 / float16 values and is paced by its own
  * loads: clpeak's global bandwidth kernels ran at 16 and 8.5 GB/s at width

@@ -563,8 +563,10 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     drop_large_unroll_counts(sg);
     /* The vectorizer needs it; the generic space's queries fold on what SROA makes visible. */
     bool generic = lanes_calls_generic(sg);
-    if (rc == 0 && (spec->width > 1 || generic))
+    if (rc == 0 && (spec->width > 1 || generic)) {
+        lanes_keep_wide_loops_rolled(sg, spec->width);
         rc = clean_up(m, log);
+    }
     if (rc == 0 && generic)
         lanes_lower_generic(sg);
     if (rc == 0 && spec->width > 1) {

@@ -194,6 +194,13 @@ LLVMBasicBlockRef vz_cfg_parent_loop(struct vz_cfg *cfg, LLVMBasicBlockRef heade
     return l && l->getParentLoop() ? ref(l->getParentLoop()->getHeader()) : nullptr;
 }
 
+void vz_cfg_keep_rolled(struct vz_cfg *cfg, LLVMBasicBlockRef header)
+{
+    Loop *l = loop_named(cfg, header);
+    if (l)
+        l->setLoopAlreadyUnrolled();
+}
+
 unsigned vz_cfg_loop_depth(struct vz_cfg *cfg, LLVMBasicBlockRef bb)
 {
     return cfg->li.getLoopDepth(bb_of(bb));

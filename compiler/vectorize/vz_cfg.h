@@ -41,6 +41,11 @@ LLVMBasicBlockRef vz_cfg_ipdom(struct vz_cfg *cfg, LLVMBasicBlockRef bb);
 LLVMBasicBlockRef vz_cfg_loop_of(struct vz_cfg *cfg, LLVMBasicBlockRef bb);
 /* The header of the loop enclosing loop `header`, or NULL (also when header is no loop's). */
 LLVMBasicBlockRef vz_cfg_parent_loop(struct vz_cfg *cfg, LLVMBasicBlockRef header);
+/*
+ * Marks loop `header` not to be unrolled (llvm.loop.unroll.disable in its
+ * loop id, LLVM's Loop::setLoopAlreadyUnrolled); nothing for no loop's.
+ */
+void vz_cfg_keep_rolled(struct vz_cfg *cfg, LLVMBasicBlockRef header);
 /* The number of loops containing bb: 0 outside every loop. */
 unsigned vz_cfg_loop_depth(struct vz_cfg *cfg, LLVMBasicBlockRef bb);
 /* Whether loop `header` contains bb (false when header is no loop's header). */
