@@ -87,21 +87,6 @@ int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, bool loop_trans
                           char **error);
 
 /*
- * Rewrites, after the last optimization, IR that LLVM 19's x86 code
- * generation is known to compile wrongly into an equivalent form it does
- * not. One case so far: a shuffle of a <32 x i1> lane mask whose other
- * lanes are constant (InstCombine's form of `mask & <16 x true, 16 x
- * false>`, the partial sub-group's entry mask at W = 32 with 16 work-items)
- * becomes a zero-extension of the low half (`kmovw %k, %k`), which the
- * register coalescer deletes as a copy: the high lanes stay on, and masked
- * stores write past the work-group. As (x & keep) | set it compiles right.
- * Another: a conjunction of lane masks one of whose operands implies the
- * other (`(m & k) & m`), which can send the DAG combiner into an endless
- * loop at W = 32: it becomes that operand.
- */
-void lanes_host_avoid_codegen_bugs(LLVMModuleRef m);
-
-/*
  * Rewrites, after the last optimization, the scatters whose active lanes
  * store one after another in lane order (stream compaction with
  * sub_group_ballot_exclusive_scan) as compressions into a register and a

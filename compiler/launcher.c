@@ -20,6 +20,7 @@
 #include "reach.h"
 #include "sha256.h"
 #include "specialize.h"
+#include "workarounds.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -515,7 +516,7 @@ static bool compile_launcher(const struct lanes_program_module *module,
         goto out;
     }
     lanes_host_compress_scatters(m);
-    lanes_host_avoid_codegen_bugs(m);
+    lanes_llvm19_workarounds(m);
     lanes_host_split_long_blocks(m, LONGEST_BLOCK);
     t[3] = now_ms();
     if (dump && strstr(dump, "final")) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * IR that LLVM 19's x86 code generation mishandles, made safe by
- * lanes_host_avoid_codegen_bugs (compiler/host.c) before it is compiled,
+ * lanes_llvm19_workarounds (compiler/workarounds.c) before it is compiled,
  * each sending the DAG combiner into an endless loop for AVX-512 (reduced
  * with llvm-reduce; llc-19 -mcpu=znver4 still loops on both):
  * - a redundant chain of <32 x i1> lane masks beside a masked gather of
@@ -11,6 +11,7 @@
  * The compiles run under an alarm: a hang fails.
  */
 #include "../../compiler/host.h"
+#include "../../compiler/workarounds.h"
 #include "../../compiler/jit.h"
 
 #include <setjmp.h> /* cmocka needs these first */
@@ -107,7 +108,7 @@ static void masks_from_bytes_compile(void **state)
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = parse(ctx, masks_from_bytes, sizeof masks_from_bytes - 1);
     LLVMValueRef f = LLVMGetNamedFunction(m, "f");
-    lanes_host_avoid_codegen_bugs(m);
+    lanes_llvm19_workarounds(m);
     /* The two masks made from bytes are loaded from a slot; the mask to byte stays. */
     assert_int_equal(count(f, LLVMBitCast), 1);
     assert_int_equal(count(f, LLVMAlloca), 1);
@@ -123,7 +124,7 @@ static void redundant_masks_compile(void **state)
     LLVMModuleRef m = parse(ctx, endless_combine, sizeof endless_combine - 1);
     LLVMValueRef f = LLVMGetNamedFunction(m, "f");
     assert_int_equal(count(f, LLVMSelect), 3);
-    lanes_host_avoid_codegen_bugs(m);
+    lanes_llvm19_workarounds(m);
     /* (m & k) & m and the like: only the first conjunction is left. */
     assert_int_equal(count(f, LLVMSelect), 1);
     compiles(m);

@@ -1,8 +1,8 @@
 // A half-full sub-group at W = 32 (16 work-items): O3 turns `mask & <16 x
 // true, 16 x false>` into a shuffle of the <32 x i1> mask with constant
 // lanes, which LLVM 19's x86 code generation miscompiles (the high lanes stay
-// on: NaNs, and stores past the buffer). lanes_host_avoid_codegen_bugs
-// (compiler/host.c) rewrites it as and/or with constants before code
+// on: NaNs, and stores past the buffer). lanes_llvm19_workarounds
+// (compiler/workarounds.c) rewrites it as and/or with constants before code
 // generation.
 // RUN: global 32, local 16, W = 32
 kernel void k(global const double *a, global const double *b, global float *r, global int *o)

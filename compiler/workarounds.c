@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LLVM 19's x86 code generation bugs that vectorized kernels meet, and the
+ * rewrites that keep them away, run on the optimized module just before
+ * code generation (launcher.c). Each entry: what LLVM does, where Lanes
+ * met it, the test that fails without the rewrite, and how to see whether
+ * a newer LLVM still needs it (take the test's IR, drop the rewrite, run
+ * llc with -mcpu=znver4 or another AVX-512 CPU):
+ *
+ * - rewrite_mask_shuffle: a shuffle of a <32 x i1> mask with constant
+ *   lanes (O3's form of `mask & <16 x true, 16 x false>`, a half-full
+ *   sub-group's entry mask at W = 32) becomes a zero-extension of the low
+ *   half (`kmovw %k, %k`) that the register coalescer deletes as a copy:
+ *   the high lanes stay on. Test: golden.mask_shuffle (its kernel's IR
+ *   with LANES_DUMP=final; right at -O0, with the fast register allocator
+ *   or with -join-liveintervals=false).
+ * - drop_redundant_conjunct: chains of <32 x i1> lane masks where one
+ *   operand of an `and` (or `select c, a, false`) implies the other, beside
+ *   a masked gather of half the lanes, send the DAG combiner into an
+ *   endless loop (the source fuzzer's finding at W = 32). Test:
+ *   codegen_bugs (redundant_masks_compile, the reduced IR; llc-19 loops).
+ * - load_mask_through_memory: a lane mask made from an integer (`bitcast
+ *   i8 %x to <8 x i1>`) that logic operations combine: the combiner moves
+ *   the logic between integer and mask registers without end (LLVM issue
+ *   123333, fixed in LLVM 20; difftest's seed 145 at W = 8). Test:
+ *   codegen_bugs (masks_from_bytes_compile; llc-19 loops).
+ *
+ * Another lives in the math mapping: vz_math.c maps SLEEF's functions at
+ * most 16 lanes wide.
+ */
+#include "workarounds.h"
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The constant bit of a mask shuffle's constant operand `c` at `index`
+ * (poison and undef elements read as false, which they may be).
+ */
+static bool const_bit(LLVMValueRef c, unsigned index)
+{
+    LLVMValueRef e = LLVMGetAggregateElement(c, index);
+    return e && LLVMIsAConstantInt(e) && LLVMConstIntGetZExtValue(e) != 0;
+}
+
+/*
+ * Rewrites `s`, a shuffle of <N x i1> whose every lane is either the same
+ * lane of a variable operand or a constant, as (x & keep) | set. Returns
+ * false when `s` is of another form.
+ */
+static bool rewrite_mask_shuffle(LLVMBuilderRef b, LLVMValueRef s)
+{
+    LLVMTypeRef t = LLVMTypeOf(s);
+    LLVMValueRef ops[2] = {LLVMGetOperand(s, 0), LLVMGetOperand(s, 1)};
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind ||
+        LLVMGetTypeKind(LLVMGetElementType(t)) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(LLVMGetElementType(t)) != 1 || LLVMTypeOf(ops[0]) != t)
+        return false;
+    unsigned n = LLVMGetVectorSize(t);
+    for (unsigned var = 0; var < 2; var++) {
+        LLVMValueRef x = ops[var], c = ops[1 - var];
+        if (LLVMIsConstant(x) || !LLVMIsConstant(c))
+            continue;
+        LLVMValueRef keep[n], set[n];
+        LLVMTypeRef i1 = LLVMGetElementType(t);
+        bool ok = true;
+        for (unsigned i = 0; i < n && ok; i++) {
+            int m = LLVMGetMaskValue(s, i);
+            bool from_x = m >= 0 && (unsigned)m == i + var * n;
+            bool from_c = m < 0 || (unsigned)m / n == 1 - var;
+            ok = from_x || from_c;
+            keep[i] = LLVMConstInt(i1, from_x, 0);
+            set[i] = LLVMConstInt(i1, !from_x && m >= 0 && const_bit(c, (unsigned)m % n), 0);
+        }
+        if (!ok)
+            continue;
+        LLVMPositionBuilderBefore(b, s);
+        LLVMValueRef r = LLVMBuildAnd(b, x, LLVMConstVector(keep, n), "");
+        r = LLVMBuildOr(b, r, LLVMConstVector(set, n), "");
+        LLVMReplaceAllUsesWith(s, r);
+        LLVMInstructionEraseFromParent(s);
+        return true;
+    }
+    return false;
+}
+
+/* Whether `v` is a vector of i1. */
+static bool is_mask(LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
+           LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind &&
+           LLVMGetIntTypeWidth(LLVMGetElementType(t)) == 1;
+}
+
+/* The operands of `v` as a conjunction of masks: an `and`, or `select c, a, false`. */
+static bool conjunction(LLVMValueRef v, LLVMValueRef *a, LLVMValueRef *c)
+{
+    if (!LLVMIsAInstruction(v) || !is_mask(v))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMAnd) {
+        *a = LLVMGetOperand(v, 0), *c = LLVMGetOperand(v, 1);
+        return true;
+    }
+    if (op == LLVMSelect && LLVMIsNull(LLVMGetOperand(v, 2))) {
+        *a = LLVMGetOperand(v, 0), *c = LLVMGetOperand(v, 1);
+        return true;
+    }
+    return false;
+}
+
+/* Whether mask `x` is one of the conjuncts of `v` (`v` implies `x`), looking `depth` deep. */
+static bool implies(LLVMValueRef v, LLVMValueRef x, unsigned depth)
+{
+    LLVMValueRef a, c;
+    if (v == x)
+        return true;
+    return depth && conjunction(v, &a, &c) &&
+           (implies(a, x, depth - 1) || implies(c, x, depth - 1));
+}
+
+/*
+ * A mask conjunction one of whose operands the other implies is that
+ * other operand: `(m & k & n) & m` is `m & k & n`. Such redundant chains
+ * of <32 x i1> lane masks (the vectorizer's masks of nested branches, as
+ * selects, after O3) send LLVM 19's x86 DAG combiner into an endless loop
+ * beside a masked gather of half the lanes (the source fuzzer's finding
+ * at W = 32 with AVX-512); without the redundancy it compiles.
+ */
+static bool drop_redundant_conjunct(LLVMValueRef i)
+{
+    LLVMValueRef a, c;
+    if (!conjunction(i, &a, &c))
+        return false;
+    LLVMValueRef same = implies(a, c, 8) ? a : implies(c, a, 8) ? c : NULL;
+    if (!same)
+        return false;
+    LLVMReplaceAllUsesWith(i, same);
+    LLVMInstructionEraseFromParent(i);
+    return true;
+}
+
+/* Whether an and, or, xor or select of lane masks uses `v`. */
+static bool used_in_mask_logic(LLVMValueRef v)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || !is_mask(user))
+            continue;
+        LLVMOpcode op = LLVMGetInstructionOpcode(user);
+        if (op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMSelect)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * A lane mask made from an integer (`bitcast i8 %x to <8 x i1>`) that
+ * logic operations combine: with AVX-512, LLVM 19's x86 DAG combiner can
+ * move that logic between the integer and the mask registers and back
+ * without end (LLVM's issue 123333, fixed in LLVM 20; difftest's seed
+ * 145 at W = 8 with its atomics in blocks of their own: a barrier kernel
+ * whose masks come back from the coroutine frame as bytes of a wider
+ * load). The integer goes through a stack slot instead, stored and loaded
+ * as the mask (volatile, so that the combiner cannot forward the store
+ * into a bitcast again): a byte store and a kmov load, in code that was
+ * moving masks through integers anyway. `slots` holds one slot per
+ * width, made at the function's entry when first needed.
+ */
+static bool load_mask_through_memory(LLVMBuilderRef b, LLVMValueRef i, LLVMValueRef slots[65])
+{
+    if (LLVMGetInstructionOpcode(i) != LLVMBitCast || !is_mask(i) || !used_in_mask_logic(i))
+        return false;
+    LLVMValueRef x = LLVMGetOperand(i, 0);
+    LLVMTypeRef t = LLVMTypeOf(x);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64)
+        return false;
+    unsigned n = LLVMGetIntTypeWidth(t);
+    if (!slots[n]) {
+        LLVMBasicBlockRef entry =
+            LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)));
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        slots[n] = LLVMBuildAlloca(b, t, "lanes.mask.slot");
+    }
+    LLVMPositionBuilderBefore(b, i);
+    LLVMSetVolatile(LLVMBuildStore(b, x, slots[n]), 1);
+    LLVMValueRef mask = LLVMBuildLoad2(b, LLVMTypeOf(i), slots[n], "");
+    LLVMSetVolatile(mask, 1);
+    LLVMReplaceAllUsesWith(i, mask);
+    LLVMInstructionEraseFromParent(i);
+    return true;
+}
+
+void lanes_llvm19_workarounds(LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMValueRef slots[65] = {0};
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                if (LLVMGetInstructionOpcode(i) == LLVMShuffleVector)
+                    rewrite_mask_shuffle(b, i);
+                else if (!load_mask_through_memory(b, i, slots))
+                    drop_redundant_conjunct(i);
+            }
+    }
+    LLVMDisposeBuilder(b);
+}
