@@ -128,16 +128,19 @@ static unsigned components(LLVMTypeRef t)
 
 /*
  * True when `v` may differ between work-items: it depends on the lane
- * (their ids are computed from it), a load or a phi, or is too deep to
- * follow. A load from such an address is each work-item's own; the others
- * (c[k] of a __constant table) are one scalar load for the whole vector.
+ * (their ids are computed from it), a load or a phi, or is too deep or too
+ * wide to follow (`*budget` instructions in all: an address that is a DAG
+ * of shared uniform values would otherwise be walked once per path). A
+ * load from such an address is each work-item's own; the others (c[k] of
+ * a __constant table) are one scalar load for the whole vector.
  */
-static bool per_item(LLVMValueRef v, unsigned depth)
+static bool per_item(LLVMValueRef v, unsigned depth, unsigned *budget)
 {
     if (!LLVMIsAInstruction(v))
         return false;
-    if (depth > 12 || LLVMIsALoadInst(v) || LLVMIsAPHINode(v))
+    if (depth > 12 || !*budget || LLVMIsALoadInst(v) || LLVMIsAPHINode(v))
         return true;
+    --*budget;
     if (LLVMIsACallInst(v)) {
         LLVMValueRef f = LLVMGetCalledValue(v);
         size_t len;
@@ -145,7 +148,7 @@ static bool per_item(LLVMValueRef v, unsigned depth)
             return true;
     }
     for (int o = 0, n = LLVMGetNumOperands(v); o < n; o++)
-        if (per_item(LLVMGetOperand(v, (unsigned)o), depth + 1))
+        if (per_item(LLVMGetOperand(v, (unsigned)o), depth + 1, budget))
             return true;
     return false;
 }
@@ -160,7 +163,8 @@ struct busiest {
     unsigned wide;  /* of which on OpenCL vectors of WIDE components or more */
 };
 
-enum { WIDE = 8 }; /* float8, float16: half an AVX-512 register or more */
+enum { WIDE = 8 };              /* float8, float16: half an AVX-512 register or more */
+enum { PER_ITEM_BUDGET = 256 }; /* instructions per_item looks at for one load's address */
 
 /* false when out of memory. */
 static bool busiest_block(LLVMValueRef sg, struct busiest *best)
@@ -195,7 +199,8 @@ static bool busiest_block(LLVMValueRef sg, struct busiest *best)
             if (arithmetic(i)) {
                 d++;
                 b.ops += c;
-            } else if (LLVMIsALoadInst(i) && per_item(LLVMGetOperand(i, 0), 0)) {
+            } else if (LLVMIsALoadInst(i) &&
+                       per_item(LLVMGetOperand(i, 0), 0, &(unsigned){PER_ITEM_BUDGET})) {
                 b.loads += c;
             } else if (!LLVMIsALoadInst(i)) {
                 c = 0;
