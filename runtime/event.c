@@ -80,7 +80,15 @@ cl_int lanes_event_wait(cl_event e)
 {
     /* Run queued work while there is some; sleep only when there is none. */
     lanes_exec_help_until(ended, e);
-    return atomic_load(&e->status);
+    /*
+     * The status is stored under the event's lock, before the ending thread
+     * takes its waiters and callbacks: return once that thread has let go
+     * of it, as a wait on the event's lock always did.
+     */
+    pthread_mutex_lock(&e->lock);
+    cl_int s = atomic_load(&e->status);
+    pthread_mutex_unlock(&e->lock);
+    return s;
 }
 
 struct lanes_event_callback *lanes_event_take_callbacks(cl_event e, cl_int status)
