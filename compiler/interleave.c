@@ -228,29 +228,19 @@ static bool busiest_block(LLVMValueRef sg, struct busiest *best)
  * The busiest block's operations (a float4 add is four) over its longest
  * chain, in tenths. A block that loads at least one value of its own per
  * two steps of its chain is paced by memory, not by the chain's latency:
- * as if parallel enough (clpeak's global bandwidth kernels, 16 loads summed
- * in one chain, ran at 5.8-10 GB/s for float4-16 interleaved against
- * 8.8-30 at one sub-group a vector).
+ * as if parallel enough.
  */
-static unsigned parallelism_tenths(LLVMValueRef sg)
+static unsigned parallelism_tenths(const struct busiest *b)
 {
-    struct busiest b;
-    if (!busiest_block(sg, &b) || b.ops < MIN_OPERATIONS || 2 * b.loads >= b.chain)
-        return 10 * TARGET_ILP; /* (or no memory to look) */
-    return 10 * b.ops / b.chain;
+    if (b->ops < MIN_OPERATIONS || 2 * b->loads >= b->chain)
+        return 10 * TARGET_ILP;
+    return 10 * b->ops / b->chain;
 }
 
-const char *lanes_items_as_vectors(LLVMValueRef sg, const struct lanes_specialization *spec,
-                                   bool sub_group_aware)
+/* A paced block whose work is mostly on vectors of WIDE components or more. */
+static bool items_as_vectors(const struct busiest *b)
 {
-    struct busiest b;
-    if (spec->width < 2 || sub_group_aware || lanes_width_forced() || !busiest_block(sg, &b))
-        return NULL;
-    if (b.ops < MIN_OPERATIONS || 2 * b.wide < b.work || 2 * b.loads < b.chain)
-        return NULL;
-    return "its work is on OpenCL vectors of 8 or more components, paced by its loads: a "
-           "work-item's vectors are SIMD vectors already (at width W each would be W registers, "
-           "transposed after every load and before every store)";
+    return b->ops >= MIN_OPERATIONS && 2 * b->wide >= b->work && 2 * b->loads >= b->chain;
 }
 
 /*
@@ -296,11 +286,26 @@ void lanes_keep_wide_loops_rolled(LLVMValueRef sg, uint32_t width)
 }
 
 unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,
-                          bool sub_group_aware)
+                          bool sub_group_aware, const char **one_item)
 {
+    *one_item = NULL;
     uint32_t w = spec->width;
+    if (w < 2 || sub_group_aware)
+        return 1;
+    struct busiest b;
+    bool looked = false;
+    if (!lanes_width_forced()) {
+        looked = busiest_block(sg, &b);
+        if (looked && items_as_vectors(&b)) {
+            *one_item = "its work is on OpenCL vectors of 8 or more components, paced by its "
+                        "loads: a work-item's vectors are SIMD vectors already (at width W each "
+                        "would be W registers, transposed after every load and before every "
+                        "store)";
+            return 1;
+        }
+    }
     unsigned force = lanes_interleave_setting();
-    if (w < 2 || spec->dynamic || sub_group_aware || force == 1)
+    if (spec->dynamic || force == 1)
         return 1;
     unsigned most = widest(sg, MAX_LANES) / w;
     uint64_t row = lanes_spec_group_size(spec, 0);
@@ -310,7 +315,9 @@ unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *sp
         return 1;
     if (force)
         return force < most ? force : most;
-    unsigned tenths = parallelism_tenths(sg), k = 1;
+    if (!looked && !busiest_block(sg, &b))
+        return 1; /* no memory to look */
+    unsigned tenths = parallelism_tenths(&b), k = 1;
     while (k < most && k * tenths < 10 * TARGET_ILP)
         k *= 2;
     return k;

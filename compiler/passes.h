@@ -42,10 +42,15 @@ bool lanes_calls_generic(LLVMValueRef sg);
  * vector of k * W lanes (compiler/interleave.c): 1 unless `sg` (cleaned
  * up, not yet vectorized) is latency-bound and cannot tell the difference;
  * `sub_group_aware` when the kernel called a sub-group function or a
- * barrier before they were lowered.
+ * barrier before they were lowered. In the same look, *one_item says why
+ * `sg` should run a work-item a vector instead (its busiest block works on
+ * float8 / float16 values and is paced by its own loads: each is a SIMD
+ * register already, where at width W it would be W of them), or is NULL;
+ * never for a kernel that can see its sub-group size, nor when LANES_WIDTH
+ * forces the width.
  */
 unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *spec,
-                          bool sub_group_aware);
+                          bool sub_group_aware, const char **one_item);
 
 /*
  * Marks the loops of `sg` whose body holds much work on OpenCL vectors of
@@ -54,16 +59,6 @@ unsigned lanes_interleave(LLVMValueRef sg, const struct lanes_specialization *sp
  * unroller counts one). Nothing at width 1.
  */
 void lanes_keep_wide_loops_rolled(LLVMValueRef sg, uint32_t width);
-
-/*
- * Why `sg`, at spec->width, should run a work-item a vector instead (its
- * busiest block works on float8 / float16 values and is paced by its own
- * loads: clpeak's global bandwidth kernels ran at 16 and 8.5 GB/s at width
- * 16, 44 and 48 at width 1), or NULL. Never for a kernel that can see its
- * sub-group size, nor when LANES_WIDTH forces the width.
- */
-const char *lanes_items_as_vectors(LLVMValueRef sg, const struct lanes_specialization *spec,
-                                   bool sub_group_aware);
 
 /* LANES_INTERLEAVE as lanes_interleave reads it (a launcher's cache key has it). */
 unsigned lanes_interleave_setting(void);

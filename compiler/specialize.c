@@ -574,9 +574,9 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
         lanes_localize_atomics(sg);
         /* Latency-bound kernels: several sub-groups as one vector (compiler/interleave.c). */
         struct lanes_specialization wide = *spec;
-        wide.width *= rc == 0 ? lanes_interleave(sg, spec, aware) : 1;
+        const char *items = NULL;
+        wide.width *= rc == 0 ? lanes_interleave(sg, spec, aware, &items) : 1;
         *vector_width = wide.width;
-        const char *items = rc == 0 ? lanes_items_as_vectors(sg, spec, aware) : NULL;
         if (items) {
             /* Not a refusal but a choice; it takes the same road to width 1 (launcher.c). */
             *log = strdup(items);

@@ -228,7 +228,6 @@ static unsigned int_bits(LLVMValueRef x)
 
 static struct vz_shape cast(struct vz *v, LLVMValueRef i, LLVMOpcode op)
 {
-    (void)v;
     LLVMValueRef x = LLVMGetOperand(i, 0);
     struct vz_shape a = vz_shape_of(v, x);
     /* Lane 0's low zero bits: all of them when those that stay are zero. */
