@@ -51,6 +51,31 @@ static inline bool lanes_program_valid(cl_program p)
 }
 
 /* Takes one of the runtime's references (a kernel, a build in the background). */
+/* A new program of `context` in state CL_BUILD_NONE; NULL when out of memory. */
+cl_program lanes_program_new(cl_context context);
+
+/* Replaces a malloc'd string field, keeping the old one when out of memory. */
+void lanes_string_replace(char **field, const char *value);
+
+struct lanes_frontend_file;
+
+/*
+ * clBuildProgram (compile_only false) and clCompileProgram (true) after
+ * their argument checks: the program goes to CL_BUILD_IN_PROGRESS, the
+ * options are checked at once, then the build runs here, or on a worker
+ * when pfn_notify is given. Returns the entry's error code.
+ */
+cl_int lanes_program_start_build(cl_program program, bool compile_only, const char *options,
+                                 const struct lanes_frontend_file *headers, size_t num_headers,
+                                 void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                 void *user_data);
+
+/* clLinkProgram after its context and device checks; sets *errcode_ret. */
+cl_program lanes_program_start_link(cl_context context, const char *options,
+                                    cl_uint num_input_programs, const cl_program *input_programs,
+                                    void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                    void *user_data, cl_int *errcode_ret);
+
 void lanes_program_retain(cl_program p);
 
 /* Drops one of the runtime's references; the last frees the program. */
