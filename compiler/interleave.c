@@ -33,6 +33,7 @@
 #include "ir.h"
 #include "vectorize/vz_cfg.h"
 #include "width.h"
+#include "workarounds.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -79,10 +80,8 @@ static bool arithmetic(LLVMValueRef i)
     }
 }
 
-enum { SLEEF_LANES = 16 }; /* the most lanes the vectorizer maps SLEEF's functions at */
-
 /*
- * The widest vector `sg` may run at, at most `lanes`: SLEEF_LANES if it
+ * The widest vector `sg` may run at, at most `lanes`: LANES_LLVM19_SLEEF_LANES if it
  * calls SLEEF's math (which runs lane by lane wider), 0 when its private
  * arrays are big.
  */
@@ -96,8 +95,8 @@ static unsigned widest(LLVMValueRef sg, unsigned lanes)
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 size_t len;
                 const char *name = LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
-                if (strncmp(name, "Sleef_", 6) == 0 && lanes > SLEEF_LANES)
-                    lanes = SLEEF_LANES;
+                if (strncmp(name, "Sleef_", 6) == 0 && lanes > LANES_LLVM19_SLEEF_LANES)
+                    lanes = LANES_LLVM19_SLEEF_LANES;
             } else if (LLVMIsAAllocaInst(i)) {
                 private_bytes += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
             }

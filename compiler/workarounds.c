@@ -25,8 +25,16 @@
  *   123333, fixed in LLVM 20; difftest's seed 145 at W = 8). Test:
  *   codegen_bugs (masks_from_bytes_compile; llc-19 loops).
  *
- * Another lives in the math mapping: vz_math.c maps SLEEF's functions at
- * most 16 lanes wide.
+ * - sleef_lanes (LANES_LLVM19_SLEEF_LANES, a limit rather than a rewrite):
+ *   SLEEF's vector functions are mapped at most 16 lanes wide
+ *   (vectorize/vz_math.c; compiler/interleave.c keeps a kernel that calls
+ *   them within 16 lanes). With them mapped at W = 32, a kernel in masked
+ *   code (a partial sub-group) can keep LLVM 19's instruction selection
+ *   busy for minutes, even at -O0 (the DAG combiner in computeKnownBits and
+ *   SimplifyDemandedBits; e.g. one double remquo with 16 of 32 lanes
+ *   active). Test: kernels.test_math_double.w32 (its time limit); to see
+ *   whether a newer LLVM still needs it, raise the limit and build that
+ *   suite with LANES_WIDTH=32.
  */
 #include "workarounds.h"
 

@@ -12,4 +12,11 @@
  */
 void lanes_llvm19_workarounds(LLVMModuleRef m);
 
+/*
+ * The most lanes the vectorizer maps SLEEF's vector functions at
+ * (sleef_lanes in workarounds.c): wider, the calls stay per lane, and the
+ * interleaving rule keeps a kernel that calls them within it.
+ */
+enum { LANES_LLVM19_SLEEF_LANES = 16 };
+
 #endif

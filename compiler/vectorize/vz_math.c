@@ -18,6 +18,7 @@
 
 #include "../builtins.h"
 #include "../host.h"
+#include "../workarounds.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,14 +54,8 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 
 bool vz_math_form(const char *name, unsigned w, char *out, size_t size, unsigned *chunk)
 {
-    /*
-     * Not at W = 32, for now: with these calls mapped, a W = 32 kernel in
-     * masked code (a partial sub-group) can keep LLVM 19's instruction
-     * selection busy for minutes, even at -O0 (the DAG combiner in
-     * computeKnownBits and SimplifyDemandedBits; e.g. one double remquo with
-     * 16 of 32 lanes active). The calls stay per lane there.
-     */
-    if (w > 16)
+    /* Wider, LLVM 19's instruction selection may take minutes (compiler/workarounds.c). */
+    if (w > LANES_LLVM19_SLEEF_LANES)
         return false;
     static const char finz[] = "Sleef_finz_", cinz[] = "Sleef_cinz_";
     size_t plen = sizeof finz - 1;
