@@ -438,6 +438,124 @@ static void linearize_region(struct lin *l, uint64_t id, LLVMBasicBlockRef e, LL
     }
 }
 
+/*
+ * Phase 2: which blocks to linearize. Partial linearization: only the
+ * regions where lanes may split; the rest keeps its (uniform) branches
+ * and runs under the entry mask. A branch outside the regions on a value
+ * computed in one diverges too: its block joins the regions, until none
+ * is left. When the regions are not single-entry, single-exit, every
+ * block is one region, entered at the function's entry. Returns whether
+ * the linearization is partial.
+ */
+static bool choose_regions(struct lin *l, size_t *num_regions, LLVMBasicBlockRef *entries,
+                           LLVMBasicBlockRef *exits)
+{
+    bool partial = entries && exits && find_regions(l, num_regions, entries, exits);
+    for (bool again = partial; again && partial;) {
+        again = false;
+        for (size_t i = 0; i < l->n; i++) {
+            LLVMBasicBlockRef b = l->order[i];
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+            if (in_region(l, b) || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
+                continue;
+            struct vz_map seen = {0};
+            if (from_region(l, LLVMGetCondition(t), &seen)) {
+                vz_map_put(&l->forced, b, 1);
+                again = true;
+            }
+            vz_map_free(&seen);
+        }
+        if (again) {
+            vz_map_free(&l->region);
+            partial = find_regions(l, num_regions, entries, exits);
+        }
+    }
+    if (!partial) {
+        vz_map_free(&l->region);
+        for (size_t i = 0; i < l->n; i++)
+            vz_map_put(&l->region, l->order[i], 1);
+    }
+    return partial;
+}
+
+/*
+ * Phase 3: a stack slot for the mask of every block of the regions (but
+ * the function's entry, when it is one), for each of their phis and for
+ * the phis of the regions' exits; each starts empty (phis defined: a lane
+ * that never took an edge into a phi's block never reads it, but an undef
+ * start lets LLVM pick a different value at each use of the blends built
+ * on it). Leaves the builder after those stores, in the entry block.
+ */
+static void make_slots(struct lin *l, bool partial, size_t num_regions, LLVMBasicBlockRef *exits)
+{
+    struct vz *v = l->v;
+    for (size_t i = 0; i < l->n; i++) {
+        LLVMBasicBlockRef b = l->order[i];
+        if (!in_region(l, b))
+            continue;
+        if (partial || i > 0)
+            vz_map_put_value(&l->slot, b, new_slot(l, v->i1, "mask.slot"));
+        for (LLVMValueRef p = LLVMGetFirstInstruction(b); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p))
+            vz_map_put_value(&l->slot, p, new_slot(l, LLVMTypeOf(p), "phi.slot"));
+    }
+    for (size_t r = 0; partial && r < num_regions; r++)
+        for (LLVMValueRef p = LLVMGetFirstInstruction(exits[r]); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p))
+            if (!slot_of(l, p))
+                vz_map_put_value(&l->slot, p, new_slot(l, LLVMTypeOf(p), "phi.slot"));
+    LLVMBasicBlockRef entry = l->order[0];
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    while (first && LLVMIsAAllocaInst(first))
+        first = LLVMGetNextInstruction(first);
+    LLVMPositionBuilderBefore(l->b, first);
+    for (size_t i = 0; i < l->n; i++)
+        if (in_region(l, l->order[i]) && slot_of(l, l->order[i]))
+            LLVMBuildStore(l->b, LLVMConstInt(v->i1, 0, 0), slot_of(l, l->order[i]));
+    for (size_t i = 0; i < l->n; i++)
+        for (LLVMValueRef p = LLVMGetFirstInstruction(l->order[i]); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p))
+            if (slot_of(l, p))
+                LLVMBuildStore(l->b, LLVMConstNull(LLVMTypeOf(p)), slot_of(l, p));
+}
+
+/*
+ * Phase 4, when every block is one region: the blocks one after another
+ * in the linear order, the entry's mask the entry mask (marked right where
+ * it is computed), the last going to a new exit that returns.
+ */
+static void linearize_whole(struct lin *l, LLVMValueRef entry_mask)
+{
+    build_marker(l, entry_mask);
+    for (size_t i = 1; i < l->n; i++)
+        enter_block(l, l->order[i]);
+    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(l->v->ctx, l->v->fn, "lin.exit");
+    LLVMPositionBuilderAtEnd(l->b, exit);
+    vz_build_return(l->v, l->b);
+    for (size_t i = 0; i < l->n; i++)
+        leave_block(l, l->order[i], i + 1 < l->n ? l->order[i + 1] : exit);
+}
+
+/* Phase 5: the phis of the regions were read from their slots: they go. */
+static void erase_region_phis(struct lin *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        if (!in_region(l, l->order[i]))
+            continue;
+        for (LLVMValueRef p = LLVMGetFirstInstruction(l->order[i]), next; p && LLVMIsAPHINode(p);
+             p = next) {
+            next = LLVMGetNextInstruction(p);
+            LLVMInstructionEraseFromParent(p);
+        }
+    }
+}
+
+/*
+ * The phases: (1) the loop forms the linearization needs and the shapes
+ * of the function in them; (2) the regions; (3) their slots; (4) the
+ * blocks linearized, whole or region by region; (5) the regions' phis
+ * erased, and mem2reg makes SSA of the slots.
+ */
 int vz_linearize(struct vz *v)
 {
     char *error = NULL;
@@ -468,77 +586,12 @@ int vz_linearize(struct vz *v)
     l.block_mask = declare(v, VZ_BLOCK_MASK_FUNCTION);
     for (size_t i = 0; i < l.n; i++)
         vz_map_put(&l.index, l.order[i], i + 1);
-    /*
-     * Partial linearization: only the regions where lanes may split; the
-     * rest keeps its (uniform) branches and runs under the entry mask.
-     * Else every block is one region, entered at the function's entry.
-     */
+
     size_t num_regions = 0;
     LLVMBasicBlockRef *entries = malloc(l.n * sizeof *entries),
                       *exits = malloc(l.n * sizeof *exits);
-    bool partial = entries && exits && find_regions(&l, &num_regions, entries, exits);
-    /*
-     * A branch outside the regions on a value computed in one diverges
-     * too: its block joins the regions, until none is left.
-     */
-    for (bool again = partial; again && partial;) {
-        again = false;
-        for (size_t i = 0; i < l.n; i++) {
-            LLVMBasicBlockRef b = l.order[i];
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-            if (in_region(&l, b) || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
-                continue;
-            struct vz_map seen = {0};
-            if (from_region(&l, LLVMGetCondition(t), &seen)) {
-                vz_map_put(&l.forced, b, 1);
-                again = true;
-            }
-            vz_map_free(&seen);
-        }
-        if (again) {
-            vz_map_free(&l.region);
-            partial = find_regions(&l, &num_regions, entries, exits);
-        }
-    }
-    if (!partial) {
-        vz_map_free(&l.region);
-        for (size_t i = 0; i < l.n; i++)
-            vz_map_put(&l.region, l.order[i], 1);
-    }
-    for (size_t i = 0; i < l.n; i++) {
-        LLVMBasicBlockRef b = l.order[i];
-        if (!in_region(&l, b))
-            continue;
-        if (partial || i > 0)
-            vz_map_put_value(&l.slot, b, new_slot(&l, v->i1, "mask.slot"));
-        for (LLVMValueRef p = LLVMGetFirstInstruction(b); p && LLVMIsAPHINode(p);
-             p = LLVMGetNextInstruction(p))
-            vz_map_put_value(&l.slot, p, new_slot(&l, LLVMTypeOf(p), "phi.slot"));
-    }
-    for (size_t r = 0; partial && r < num_regions; r++)
-        for (LLVMValueRef p = LLVMGetFirstInstruction(exits[r]); p && LLVMIsAPHINode(p);
-             p = LLVMGetNextInstruction(p))
-            if (!slot_of(&l, p))
-                vz_map_put_value(&l.slot, p, new_slot(&l, LLVMTypeOf(p), "phi.slot"));
-    /* Every mask starts empty. */
-    LLVMBasicBlockRef entry = l.order[0];
-    LLVMValueRef first = LLVMGetFirstInstruction(entry);
-    while (first && LLVMIsAAllocaInst(first))
-        first = LLVMGetNextInstruction(first);
-    LLVMPositionBuilderBefore(l.b, first);
-    for (size_t i = 0; i < l.n; i++)
-        if (in_region(&l, l.order[i]) && slot_of(&l, l.order[i]))
-            LLVMBuildStore(l.b, LLVMConstInt(v->i1, 0, 0), slot_of(&l, l.order[i]));
-    /*
-     * Phis too start defined: a lane that never took an edge into a phi's
-     * block never reads it, but an undef start lets LLVM pick a different
-     * value at each use of the blends built on it.
-     */
-    for (size_t i = 0; i < l.n; i++)
-        for (LLVMValueRef p = LLVMGetFirstInstruction(l.order[i]); p && LLVMIsAPHINode(p);
-             p = LLVMGetNextInstruction(p))
-            if (slot_of(&l, p))
-                LLVMBuildStore(l.b, LLVMConstNull(LLVMTypeOf(p)), slot_of(&l, p));
+    bool partial = choose_regions(&l, &num_regions, entries, exits);
+    make_slots(&l, partial, num_regions, exits);
     /* The lanes of the sub-group: all of them, or the first `lanes` of a partial one. */
     LLVMValueRef entry_mask = LLVMConstInt(v->i1, 1, 0);
     if (!v->full) {
@@ -547,15 +600,7 @@ int vz_linearize(struct vz *v)
                                    "entry.mask");
     }
     if (!partial) {
-        /* The entry block's mask is the entry mask, marked right where it is computed. */
-        build_marker(&l, entry_mask);
-        for (size_t i = 1; i < l.n; i++)
-            enter_block(&l, l.order[i]);
-        LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(v->ctx, v->fn, "lin.exit");
-        LLVMPositionBuilderAtEnd(l.b, exit);
-        vz_build_return(v, l.b);
-        for (size_t i = 0; i < l.n; i++)
-            leave_block(&l, l.order[i], i + 1 < l.n ? l.order[i + 1] : exit);
+        linearize_whole(&l, entry_mask);
     } else {
         /* Blocks outside the regions: every lane of the sub-group runs them. */
         for (size_t i = 0; i < l.n; i++)
@@ -568,16 +613,7 @@ int vz_linearize(struct vz *v)
         for (size_t r = 0; r < num_regions; r++)
             linearize_region(&l, r, entries[r], exits[r], entry_mask);
     }
-    /* The phis of the regions were read from their slots: they go. */
-    for (size_t i = 0; i < l.n; i++) {
-        if (!in_region(&l, l.order[i]))
-            continue;
-        for (LLVMValueRef p = LLVMGetFirstInstruction(l.order[i]), next; p && LLVMIsAPHINode(p);
-             p = next) {
-            next = LLVMGetNextInstruction(p);
-            LLVMInstructionEraseFromParent(p);
-        }
-    }
+    erase_region_phis(&l);
     free(entries);
     free(exits);
     LLVMDisposeBuilder(l.b);
