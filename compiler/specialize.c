@@ -526,34 +526,33 @@ static int clean_up(LLVMModuleRef m, char **log)
     return 0;
 }
 
-LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
-                              const struct lanes_specialization *spec,
-                              const struct lanes_globals_layout *globals, bool *coroutine,
-                              uint32_t *vector_width, bool *refused, char **log)
+int lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel, const struct lanes_specialization *spec,
+                     const struct lanes_globals_layout *globals, struct lanes_specialized *out,
+                     char **log)
 {
-    *refused = false;
-    *vector_width = spec->width;
+    *out = (struct lanes_specialized){.vector_width = spec->width};
     size_t len;
     char *name = strdup(LLVMGetValueName2(kernel, &len));
     if (!name || inline_everything(m, log) != 0) {
         free(name);
-        return NULL;
+        return -1;
     }
     lanes_make_division_safe(kernel);
     uint64_t items = 1;
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    *coroutine = has_barrier(kernel) && (spec->dynamic || items > spec->width);
-    bool aware = spec->width > 1 && sub_group_aware(kernel);
+    out->coroutine = has_barrier(kernel) && (spec->dynamic || items > spec->width);
+    out->aware = spec->width > 1 && sub_group_aware(kernel);
     LLVMValueRef sg = move_into_sg(
-        m, kernel, *coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
+        m, kernel, out->coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
+    out->sg = sg;
     /*
      * Barriers stay calls through the vectorizer even when they will be
      * fences: a convergent call keeps the clean-up passes from threading
      * branches across it, which would split the lanes between copies of it.
      */
-    lower_fences(sg, *coroutine || spec->width > 1);
+    lower_fences(sg, out->coroutine || spec->width > 1);
     lanes_lower_workitem(sg, spec);
     lanes_lower_printf(sg);
     drop_other_functions(m, sg);
@@ -569,32 +568,40 @@ LLVMValueRef lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel,
     }
     if (rc == 0 && generic)
         lanes_lower_generic(sg);
-    if (rc == 0 && spec->width > 1) {
-        /* After clean_up's SROA: a pointer passed to an inlined function is no longer in memory. */
+    /* After clean_up's SROA: a pointer passed to an inlined function is no longer in memory. */
+    if (rc == 0 && spec->width > 1)
         lanes_localize_atomics(sg);
-        /* Latency-bound kernels: several sub-groups as one vector (compiler/interleave.c). */
-        struct lanes_specialization wide = *spec;
-        const char *items = NULL;
-        wide.width *= rc == 0 ? lanes_interleave(sg, spec, aware, &items) : 1;
-        *vector_width = wide.width;
-        if (items) {
-            /* Not a refusal but a choice; it takes the same road to width 1 (launcher.c). */
-            *log = strdup(items);
-            *refused = true;
-            rc = -1;
-        } else if (rc == 0 && lanes_vectorize(&sg, &wide, log) != 0) {
-            *refused = true;
-            rc = -1;
-        }
-    }
-    if (rc == 0) {
-        lower_lane(sg);
-        lanes_lower_local_atomics(sg);
-        if (!*coroutine && spec->width > 1)
-            lower_fences(sg, false);
-        if (*coroutine)
-            lanes_make_coroutine(sg);
-    }
     free(name);
-    return rc == 0 ? sg : NULL;
+    return rc;
+}
+
+int lanes_specialize_vectorize(struct lanes_specialized *s, const struct lanes_specialization *spec,
+                               char **log)
+{
+    /* Latency-bound kernels: several sub-groups as one vector (compiler/interleave.c). */
+    struct lanes_specialization wide = *spec;
+    const char *items = NULL;
+    wide.width *= lanes_interleave(s->sg, spec, s->aware, &items);
+    s->vector_width = wide.width;
+    if (items) {
+        /* Not a refusal but a choice; it takes the same road to width 1 (launcher.c). */
+        *log = strdup(items);
+        s->refused = true;
+        return -1;
+    }
+    if (lanes_vectorize(&s->sg, &wide, log) != 0) {
+        s->refused = true;
+        return -1;
+    }
+    return 0;
+}
+
+void lanes_specialize_lower(struct lanes_specialized *s, const struct lanes_specialization *spec)
+{
+    lower_lane(s->sg);
+    lanes_lower_local_atomics(s->sg);
+    if (!s->coroutine && spec->width > 1)
+        lower_fences(s->sg, false);
+    if (s->coroutine)
+        lanes_make_coroutine(s->sg);
 }
