@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "binary.h"
 
+#include "modules.h"
+
 #include "host.h"
 #include "sha256.h"
 

@@ -21,7 +21,7 @@
 #ifndef LANES_COMPILER_BINARY_H
 #define LANES_COMPILER_BINARY_H
 
-#include "program.h"
+#include "module.h"
 
 #include <stdbool.h>
 

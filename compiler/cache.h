@@ -11,7 +11,8 @@
 #ifndef LANES_COMPILER_CACHE_H
 #define LANES_COMPILER_CACHE_H
 
-#include "program.h"
+#include "module.h"
+#include "options.h"
 
 /* The key of one entry: what makes two builds produce the same result. */
 struct lanes_cache_key {

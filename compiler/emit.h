@@ -4,7 +4,7 @@
 #define LANES_COMPILER_EMIT_H
 
 #include "abi.h"
-#include "program.h"
+#include "module.h"
 
 #include <llvm-c/Types.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 #ifndef LANES_COMPILER_KERNEL_INFO_H
 #define LANES_COMPILER_KERNEL_INFO_H
 
-#include "program.h"
+#include "module.h"
 
 #include <llvm-c/Types.h>
 

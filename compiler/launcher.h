@@ -8,7 +8,7 @@
 #define LANES_COMPILER_LAUNCHER_H
 
 #include "abi.h"
-#include "program.h"
+#include "module.h"
 
 #include <stdint.h>
 

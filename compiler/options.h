@@ -38,4 +38,13 @@ int lanes_options_parse(const char *text, enum lanes_options_kind kind,
 /* Releases what lanes_options_parse allocated. */
 void lanes_options_free(struct lanes_options *o);
 
+/* Extensions and OpenCL C features the frontend defines macros for. */
+struct lanes_language {
+    const cl_name_version *extensions;
+    size_t num_extensions;
+    const cl_name_version *features;
+    size_t num_features;
+    cl_version opencl_version; /* the device's, as __OPENCL_VERSION__; 0 leaves it undefined */
+};
+
 #endif

@@ -10,7 +10,7 @@
 
 #include "abi.h"
 #include "cache.h"
-#include "program.h"
+#include "module.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -74,83 +74,6 @@ static char *cl_ext_arg(const struct lanes_language *lang)
     return s;
 }
 
-/* Adds a line of our own to a Clang log. */
-static void append_log(char **log, const char *line)
-{
-    size_t old = *log ? strlen(*log) : 0;
-    char *grown = realloc(*log, old + strlen(line) + 1);
-    if (grown) {
-        strcpy(grown + old, line);
-        *log = grown;
-    }
-}
-
-/*
- * The size of the module's block of program-scope variables. An executable
- * is also checked: every variable it uses is defined, within the device's
- * limit, and its initializer can be written (lanes_program_init_globals).
- */
-static int read_globals(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
-                        char **log)
-{
-    struct lanes_globals_layout layout;
-    char *error = NULL;
-    if (lanes_globals_layout(m, &layout, &error) != 0) {
-        append_log(log, error);
-        free(error);
-        return -1;
-    }
-    int rc = 0;
-    char line[512];
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m); executable && g && rc == 0;
-         g = LLVMGetNextGlobal(g)) {
-        size_t len;
-        const char *name = LLVMGetValueName2(g, &len);
-        unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
-        if ((as == 1 || as == 2) && LLVMIsDeclaration(g) && LLVMGetFirstUse(g)) {
-            snprintf(line, sizeof line,
-                     "error: program-scope variable '%s' is declared but not defined\n", name);
-            append_log(log, line);
-            rc = -1;
-        }
-    }
-    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
-    for (size_t i = 0; executable && i < layout.count && rc == 0; i++) {
-        LLVMValueRef g = layout.vars[i].var;
-        unsigned long long size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
-        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1 &&
-            size > LANES_MAX_GLOBAL_VARIABLE_SIZE) {
-            size_t len;
-            snprintf(line, sizeof line,
-                     "error: program-scope variable '%s' is %llu bytes, more than "
-                     "CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (%zu)\n",
-                     LLVMGetValueName2(g, &len), size, LANES_MAX_GLOBAL_VARIABLE_SIZE);
-            append_log(log, line);
-            rc = -1;
-        }
-    }
-    LLVMDisposeTargetData(td);
-    if (rc == 0 && executable && lanes_globals_write(m, &layout, NULL, &error) != 0) {
-        append_log(log, error);
-        free(error);
-        rc = -1;
-    }
-    pm->globals_size = layout.size;
-    pm->globals_align = layout.align;
-    pm->global_variables_size = layout.global_size;
-    lanes_globals_layout_free(&layout);
-    return rc;
-}
-
-/* The digest of pm's bitcode, computed once: every launcher's key starts from it. */
-static void digest_bitcode(struct lanes_program_module *pm)
-{
-    struct lanes_sha256 h;
-    lanes_sha256_init(&h);
-    lanes_sha256_update(&h, pm->bitcode, pm->bitcode_size);
-    lanes_sha256_final(&h, pm->bitcode_digest);
-}
-
 /* Serializes `m` into `pm` and reads its kernels; 0 or -1 (with a log line). */
 static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool executable,
                          char **log)
@@ -158,19 +81,19 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
     /* OpenCL C has no recursion: a cycle of calls fails the build, naming its functions. */
     struct lanes_calls *calls = lanes_calls_of(m);
     if (!calls) {
-        append_log(log, "lanes: out of host memory reading the calls\n");
+        lanes_log_append(log, "lanes: out of host memory reading the calls\n");
         return -1;
     }
     const char *recursion = lanes_calls_recursion(calls);
     if (recursion) {
-        append_log(log, recursion);
+        lanes_log_append(log, recursion);
         lanes_calls_free(calls);
         return -1;
     }
     int rc = lanes_read_kernels(m, pm, calls);
     lanes_calls_free(calls);
     if (rc != 0) {
-        append_log(log, "lanes: cannot read the kernels' argument metadata\n");
+        lanes_log_append(log, "lanes: cannot read the kernels' argument metadata\n");
         return -1;
     }
     /* A sub-group size the device does not offer fails the build (cl_intel_required_subgroup_size).
@@ -188,7 +111,7 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
                      "lanes: kernel %s: intel_reqd_sub_group_size(%u) is not a sub-group size "
                      "of this device (%s)\n",
                      k->name, k->reqd_sub_group_size, list);
-            append_log(log, line);
+            lanes_log_append(log, line);
             rc = -1;
         }
     }
@@ -199,14 +122,14 @@ static int finish_module(LLVMModuleRef m, struct lanes_program_module *pm, bool 
     /* An executable's variables are its own: launchers of other programs share the JIT. */
     if (executable)
         internalize_variables(m);
-    if (read_globals(m, pm, executable, log) != 0)
+    if (lanes_module_read_globals(m, pm, executable, log) != 0)
         return -1;
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
     pm->bitcode_size = LLVMGetBufferSize(buf);
     pm->bitcode = malloc(pm->bitcode_size);
     if (pm->bitcode) {
         memcpy(pm->bitcode, LLVMGetBufferStart(buf), pm->bitcode_size);
-        digest_bitcode(pm);
+        lanes_module_digest(pm);
     }
     LLVMDisposeMemoryBuffer(buf);
     return pm->bitcode ? 0 : -1;
@@ -302,9 +225,9 @@ compile_unsafe(const char *source, size_t size, const struct lanes_frontend_file
 static void link_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
 {
     char *msg = LLVMGetDiagInfoDescription(info);
-    append_log(ctx, "error: ");
-    append_log(ctx, msg);
-    append_log(ctx, "\n");
+    lanes_log_append(ctx, "error: ");
+    lanes_log_append(ctx, msg);
+    lanes_log_append(ctx, "\n");
     LLVMDisposeMessage(msg);
 }
 
@@ -395,88 +318,6 @@ static struct lanes_program_module *link_unsafe(const struct lanes_program_modul
         return NULL;
     }
     return pm;
-}
-
-struct lanes_program_module *lanes_program_module_from_bitcode(const void *bitcode, size_t size)
-{
-    struct lanes_program_module *pm = calloc(1, sizeof *pm);
-    if (!pm || !(pm->bitcode = malloc(size ? size : 1))) {
-        free(pm);
-        return NULL;
-    }
-    memcpy(pm->bitcode, bitcode, size);
-    pm->bitcode_size = size;
-    digest_bitcode(pm);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, size, "program", 0);
-    LLVMModuleRef m = NULL;
-    char *log = NULL;
-    int rc = LLVMParseBitcodeInContext2(ctx, buf, &m) ? -1 : 0;
-    struct lanes_calls *calls = rc == 0 ? lanes_calls_of(m) : NULL;
-    if (rc == 0)
-        rc = calls && !lanes_calls_recursion(calls) ? lanes_read_kernels(m, pm, calls) : -1;
-    lanes_calls_free(calls);
-    if (rc == 0)
-        rc = read_globals(m, pm, false, &log);
-    free(log);
-    if (m)
-        LLVMDisposeModule(m);
-    LLVMDisposeMemoryBuffer(buf);
-    LLVMContextDispose(ctx);
-    if (rc != 0) {
-        lanes_program_module_free(pm);
-        return NULL;
-    }
-    return pm;
-}
-
-int lanes_program_init_globals(const struct lanes_program_module *pm, void *block, char **error)
-{
-    *error = NULL;
-    LLVMContextRef ctx = LLVMContextCreate();
-    /*
-     * Loaded lazily: the variables and their initializers are read, the
-     * functions' bodies never are (the module owns the buffer, which
-     * borrows pm's bytes).
-     */
-    LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRange(pm->bitcode, pm->bitcode_size, "program", 0);
-    LLVMModuleRef m = NULL;
-    struct lanes_globals_layout layout = {0};
-    int rc = -1;
-    if (LLVMGetBitcodeModuleInContext2(ctx, buf, &m) != 0) {
-        m = NULL;
-        *error = strdup("lanes: the program's bitcode is unreadable\n");
-    } else if (lanes_globals_layout(m, &layout, error) == 0 && layout.size != pm->globals_size)
-        *error = strdup("lanes: the program's variables changed their layout\n");
-    else if (!*error)
-        rc = lanes_globals_write(m, &layout, block, error);
-    lanes_globals_layout_free(&layout);
-    if (m)
-        LLVMDisposeModule(m);
-    LLVMContextDispose(ctx);
-    return rc;
-}
-
-void lanes_program_module_free(struct lanes_program_module *m)
-{
-    if (!m)
-        return;
-    for (size_t k = 0; k < m->num_kernels; k++) {
-        struct lanes_kernel_info *ki = &m->kernels[k];
-        for (size_t i = 0; ki->args && i < ki->num_args; i++) {
-            free(ki->args[i].type_name);
-            free(ki->args[i].name);
-        }
-        free(ki->args);
-        free(ki->name);
-        free(ki->attributes);
-    }
-    free(m->kernels);
-    free(m->bitcode);
-    lanes_reaches_free(m->reaches);
-    free(m);
 }
 
 /* The arguments and results of compile_unsafe or link_unsafe, run under lanes_run_safely. */

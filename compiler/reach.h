@@ -9,7 +9,7 @@
 #ifndef LANES_COMPILER_REACH_H
 #define LANES_COMPILER_REACH_H
 
-#include "program.h"
+#include "module.h"
 
 #include <llvm-c/Core.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
 #ifndef LANES_COMPILER_WIDTH_H
 #define LANES_COMPILER_WIDTH_H
 
-#include "program.h"
+#include "module.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The widening's values (vz_widen.h): the vector form of a type, splats and
- * progressions, and a value's scalar, vector form or lane l whatever its
- * shape.
+ * progressions, a value's scalar, vector form or lane l whatever its
+ * shape, and the flags a widened instruction keeps of its scalar one.
  */
 #include "vz_widen.h"
 
@@ -203,4 +203,26 @@ LLVMValueRef vz_set_lane(struct vz *v, LLVMValueRef vec, LLVMTypeRef t, LLVMValu
         vec = LLVMBuildInsertValue(v->b, vec, vz_set_lane(v, ck, ct, idx, xk), k, "");
     }
     return vec;
+}
+
+void vz_copy_flags(LLVMValueRef from, LLVMValueRef to)
+{
+    if (!LLVMIsAInstruction(to))
+        return;
+    switch (LLVMGetInstructionOpcode(from)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+        LLVMSetNSW(to, LLVMGetNSW(from));
+        LLVMSetNUW(to, LLVMGetNUW(from));
+        break;
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMLShr:
+    case LLVMAShr: LLVMSetExact(to, LLVMGetExact(from)); break;
+    default: break;
+    }
+    if (LLVMCanValueUseFastMathFlags(from) && LLVMCanValueUseFastMathFlags(to))
+        LLVMSetFastMathFlags(to, LLVMGetFastMathFlags(from));
 }

@@ -42,28 +42,6 @@ static void drop_poison_flags(LLVMValueRef c)
     }
 }
 
-void vz_copy_flags(LLVMValueRef from, LLVMValueRef to)
-{
-    if (!LLVMIsAInstruction(to))
-        return;
-    switch (LLVMGetInstructionOpcode(from)) {
-    case LLVMAdd:
-    case LLVMSub:
-    case LLVMMul:
-    case LLVMShl:
-        LLVMSetNSW(to, LLVMGetNSW(from));
-        LLVMSetNUW(to, LLVMGetNUW(from));
-        break;
-    case LLVMUDiv:
-    case LLVMSDiv:
-    case LLVMLShr:
-    case LLVMAShr: LLVMSetExact(to, LLVMGetExact(from)); break;
-    default: break;
-    }
-    if (LLVMCanValueUseFastMathFlags(from) && LLVMCanValueUseFastMathFlags(to))
-        LLVMSetFastMathFlags(to, LLVMGetFastMathFlags(from));
-}
-
 /*
  * A divisor that cannot trap in any lane: frozen (an inactive lane's may be
  * poison), 1 where it is 0, where x / d overflows, or where the lane is off.

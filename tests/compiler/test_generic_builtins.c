@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* memmem */
 #endif
 #include "../../compiler/launcher.h"
+#include "../../compiler/program.h"
 
 #include <setjmp.h> /* cmocka needs these first */
 #include <stdarg.h>

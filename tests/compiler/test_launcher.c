@@ -8,6 +8,7 @@
  */
 #include "../../compiler/jit.h"
 #include "../../compiler/launcher.h"
+#include "../../compiler/program.h"
 
 #include <setjmp.h> /* cmocka needs these first */
 #include <stdarg.h>
