@@ -7,7 +7,7 @@
 #include "info.h"
 #include "kernel.h"
 #include "mem.h"
-#include "ndrange.h"
+#include "launchers.h"
 #include "platform.h"
 #include "program.h"
 
@@ -276,7 +276,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
         struct lanes_specialization spec = {.work_dim = 1, .small_ids = 1, .width = 1};
         for (unsigned d = 0; d < 3; d++)
             spec.local_size[d] = k->reqd_work_group_size[0] ? k->reqd_work_group_size[d] : 1;
-        const struct lanes_launcher *l = lanes_ndrange_launcher(kernel->program, k, &spec);
+        const struct lanes_launcher *l = lanes_launchers_get(kernel->program, k, &spec);
         LANES_CHECK(l, CL_OUT_OF_RESOURCES, "the kernel cannot be compiled (see the build log)");
         return LANES_INFO(out, cl_ulong, l->stack_bytes);
     }
@@ -361,7 +361,7 @@ static size_t kernel_width(cl_kernel kernel, const size_t local[3], cl_uint dims
         .work_dim = dims, .small_ids = 1, .width = lanes_width_policy(kernel->info, local)};
     memcpy(spec.local_size, local, sizeof spec.local_size);
     const struct lanes_launcher *l =
-        spec.width > 1 ? lanes_ndrange_launcher(kernel->program, kernel->info, &spec) : NULL;
+        spec.width > 1 ? lanes_launchers_get(kernel->program, kernel->info, &spec) : NULL;
     return l ? l->width : spec.width; /* failing, the launch will say why; the policy stands */
 }
 

@@ -9,6 +9,7 @@
 #include "event.h"
 #include "kernel.h"
 #include "mem.h"
+#include "launchers.h"
 #include "ndrange.h"
 #include "platform.h"
 #include "printf.h"
@@ -192,7 +193,7 @@ static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
             spec.group_size[d] = c >> d & 1 ? rest[d] : local[d];
         bool tier0;
         const struct lanes_launcher *l =
-            lanes_ndrange_launch_launcher(kernel->program, kernel->info, &spec, &tier0);
+            lanes_launchers_for_launch(kernel->program, kernel->info, &spec, &tier0);
         if (!l)
             return false;
         fn[c] = l->fn;

@@ -7,6 +7,7 @@
 #include "context.h"
 #include "info.h"
 #include "platform.h"
+#include "build.h"
 #include "program.h"
 
 #include <stdio.h>

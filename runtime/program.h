@@ -3,12 +3,32 @@
 #ifndef LANES_RUNTIME_PROGRAM_H
 #define LANES_RUNTIME_PROGRAM_H
 
+#include "../compiler/launcher.h"
 #include "object.h"
 
 #include <pthread.h>
 
 struct lanes_program_module;
-struct lanes_launcher_entry;
+/*
+ * One specialization of a kernel of a program, kept by the program in a
+ * list that only grows (until the program is freed or built again): readers
+ * walk it without a lock. `build` is held while the launcher compiles, so
+ * that one thread compiles it and the others that need it wait, while the
+ * rest of the program (its queries, other specializations) goes on.
+ */
+struct lanes_launcher_entry {
+    struct lanes_launcher_entry *next;
+    const struct lanes_kernel_info *kernel;
+    struct lanes_specialization spec;
+    pthread_mutex_t build;
+    atomic_int ready; /* launcher is set (release); 0 before, or after a failure */
+    /* Tiers (lanes_launchers_for_launch): launches that ran tier 0 for it, and its state. */
+    atomic_uint uses;
+    atomic_bool not_cached; /* neither this process nor the disk cache had it */
+    atomic_bool queued;     /* handed to the background compiler */
+    /* Its width is spec.width, or 1 when the vectorizer refused; its code reference is ours. */
+    struct lanes_launcher launcher;
+};
 
 /*
  * The storage of a program object's program-scope variables: one block per
@@ -57,24 +77,8 @@ cl_program lanes_program_new(cl_context context);
 /* Replaces a malloc'd string field, keeping the old one when out of memory. */
 void lanes_string_replace(char **field, const char *value);
 
-struct lanes_frontend_file;
-
-/*
- * clBuildProgram (compile_only false) and clCompileProgram (true) after
- * their argument checks: the program goes to CL_BUILD_IN_PROGRESS, the
- * options are checked at once, then the build runs here, or on a worker
- * when pfn_notify is given. Returns the entry's error code.
- */
-cl_int lanes_program_start_build(cl_program program, bool compile_only, const char *options,
-                                 const struct lanes_frontend_file *headers, size_t num_headers,
-                                 void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-                                 void *user_data);
-
-/* clLinkProgram after its context and device checks; sets *errcode_ret. */
-cl_program lanes_program_start_link(cl_context context, const char *options,
-                                    cl_uint num_input_programs, const cl_program *input_programs,
-                                    void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-                                    void *user_data, cl_int *errcode_ret);
+/* Frees a program's table of launchers (the list behind p->launchers). */
+void lanes_program_free_launchers(struct lanes_launcher_entry *list);
 
 void lanes_program_retain(cl_program p);
 
