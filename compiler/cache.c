@@ -11,6 +11,7 @@
 #include "cache.h"
 
 #include "binary.h"
+#include "modules.h"
 #include "host.h"
 #include "sha256.h"
 

@@ -86,12 +86,4 @@ void lanes_host_set_attributes(LLVMModuleRef m);
 int lanes_host_run_passes(LLVMModuleRef m, const char *pipeline, bool loop_transforms,
                           char **error);
 
-/*
- * Rewrites, after the last optimization, the scatters whose active lanes
- * store one after another in lane order (stream compaction with
- * sub_group_ballot_exclusive_scan) as compressions into a register and a
- * store of its low lanes: with AVX-512 only, where vcompressps does it.
- */
-void lanes_host_compress_scatters(LLVMModuleRef m);
-
 #endif

@@ -19,6 +19,7 @@
 #include "ir.h"
 #include "jit.h"
 #include "reach.h"
+#include "scatters.h"
 #include "specialize.h"
 #include "workarounds.h"
 
@@ -359,7 +360,12 @@ static enum outcome optimize(struct state *s)
         free(error);
         return FAILED;
     }
-    lanes_host_compress_scatters(s->m);
+    return GO_ON;
+}
+
+static enum outcome compress(struct state *s)
+{
+    lanes_compress_scatters(s->m);
     return GO_ON;
 }
 
@@ -425,6 +431,7 @@ static const struct stage {
     {"seal", LINKED, NULL, seal, false},
     {"look-up", LINKED, NULL, look_up, false},
     {"optimize", OPTIMIZED, NULL, optimize, false},
+    {"compress", OPTIMIZED, NULL, compress, false},
     {"workarounds", OPTIMIZED, NULL, workarounds, false},
     {"split", OPTIMIZED, NULL, split_blocks, false},
     {"codegen", COMPILED, NULL, codegen, false},
