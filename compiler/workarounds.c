@@ -25,6 +25,21 @@
  *   123333, fixed in LLVM 20; difftest's seed 145 at W = 8). Test:
  *   codegen_bugs (masks_from_bytes_compile; llc-19 loops).
  *
+ * - constant_off_chain: the DAG combiner reassociates (x + C) + y as
+ *   (x + y) + C when x + C has no other use (reassociateOpsCommutative, so
+ *   that C may fold with another constant later): in a chain of dependent
+ *   additions, a hash round's `a += K + f(b, c, d)`, the constant's
+ *   addition moves onto the chain, one more cycle a step (hashcat's MD5:
+ *   5 cycles a step instead of 4, 0.91x Debian's PoCL 3.1, whose LLVM 15
+ *   kept those constants in registers). Such a C, an integer vector that
+ *   fits a register, is taken through an empty inline asm in the
+ *   function's entry block, which the combiner cannot see through: the
+ *   code generator keeps it in a register, or reloads it from the stack as
+ *   an operand, as any loop-invariant value. Test: golden.constant_off_chain
+ *   (the asm in the final IR); its effect: `bench/clients hashcat`. To see
+ *   whether a newer LLVM still needs it: llc the test's final IR without
+ *   the asm and look for `vpaddd` of a broadcast constant right after the
+ *   `vpternlogd` of each step.
  * - sleef_lanes (LANES_LLVM19_SLEEF_LANES, a limit rather than a rewrite):
  *   SLEEF's vector functions are mapped at most 16 lanes wide
  *   (vectorize/vz_math.c; compiler/interleave.c keeps a kernel that calls
@@ -37,6 +52,8 @@
  *   suite with LANES_WIDTH=32.
  */
 #include "workarounds.h"
+
+#include "host.h"
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
@@ -201,6 +218,73 @@ static bool load_mask_through_memory(LLVMBuilderRef b, LLVMValueRef i, LLVMValue
     return true;
 }
 
+/* Whether `t` is an integer vector of one 128-, 256- or 512-bit register of the host's. */
+static bool register_vector(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind ||
+        LLVMGetTypeKind(LLVMGetElementType(t)) != LLVMIntegerTypeKind)
+        return false;
+    unsigned bits = LLVMGetVectorSize(t) * LLVMGetIntTypeWidth(LLVMGetElementType(t));
+    return (bits == 128 || bits == 256 || bits == 512) && bits <= 8 * lanes_host()->vector_bytes;
+}
+
+/* The constant operand of `add`, an integer vector add, or NULL. */
+static LLVMValueRef added_constant(LLVMValueRef add, LLVMValueRef *other)
+{
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef c = LLVMGetOperand(add, k);
+        if (LLVMIsConstant(c) && !LLVMIsConstant(LLVMGetOperand(add, 1 - k))) {
+            *other = LLVMGetOperand(add, 1 - k);
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* Keeps the constants of f's `(x + C) + y` off the chain (constant_off_chain above). */
+static void constants_off_chains(LLVMBuilderRef b, LLVMValueRef f)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+    if (!entry)
+        return;
+    LLVMValueRef at = LLVMGetFirstInstruction(entry);
+    while (at && (LLVMIsAAllocaInst(at) || LLVMIsAPHINode(at)))
+        at = LLVMGetNextInstruction(at);
+    enum { MOST = 256 }; /* distinct constants taken out, at most */
+    LLVMValueRef constants[MOST], opaque[MOST];
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMGetInstructionOpcode(i) != LLVMAdd || !register_vector(LLVMTypeOf(i)))
+                continue;
+            for (unsigned k = 0; k < 2; k++) {
+                LLVMValueRef inner = LLVMGetOperand(i, k), x;
+                if (!LLVMIsAInstruction(inner) || LLVMGetInstructionOpcode(inner) != LLVMAdd ||
+                    LLVMIsConstant(LLVMGetOperand(i, 1 - k)))
+                    continue;
+                LLVMUseRef u = LLVMGetFirstUse(inner);
+                LLVMValueRef c = added_constant(inner, &x);
+                if (!c || !u || LLVMGetNextUse(u))
+                    continue;
+                unsigned j = 0;
+                while (j < n && constants[j] != c)
+                    j++;
+                if (j == n) {
+                    if (n == MOST)
+                        continue;
+                    LLVMTypeRef t = LLVMTypeOf(c);
+                    LLVMTypeRef ft = LLVMFunctionType(t, &t, 1, 0);
+                    LLVMValueRef asm_ =
+                        LLVMGetInlineAsm(ft, "", 0, "=v,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+                    LLVMPositionBuilderBefore(b, at);
+                    constants[n] = c;
+                    opaque[n++] = LLVMBuildCall2(b, ft, asm_, &c, 1, "");
+                }
+                LLVMSetOperand(inner, LLVMGetOperand(inner, 0) == c ? 0 : 1, opaque[j]);
+            }
+        }
+}
+
 void lanes_llvm19_workarounds(LLVMModuleRef m)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
@@ -214,6 +298,8 @@ void lanes_llvm19_workarounds(LLVMModuleRef m)
                 else if (!load_mask_through_memory(b, i, slots))
                     drop_redundant_conjunct(i);
             }
+        if (!LLVMIsDeclaration(f))
+            constants_off_chains(b, f);
     }
     LLVMDisposeBuilder(b);
 }
