@@ -199,6 +199,11 @@ static enum outcome reach(struct state *s)
 /* That bitcode, parsed into the compile's own context; the kernel found in it. */
 static enum outcome parse(struct state *s)
 {
+    /*
+     * Made here, not before the stages: a crash recovered from (LANES_CRASH_TEST=reach,
+     * lanes_run_safely) leaves what it skipped, and the reach takes no context.
+     */
+    s->ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(s->reach, s->reach_size, "kernel", 0);
     bool parsed = LLVMParseBitcodeInContext2(s->ctx, buf, &s->m) == 0;
@@ -483,7 +488,6 @@ bool lanes_pipeline_run(const struct lanes_program_module *module,
     const char *dump = getenv("LANES_DUMP");
     bool verify_all = dump && strstr(dump, "verify");
     struct state s = {.module = module, .k = k, .spec = spec, .out = out, .log = log};
-    s.ctx = LLVMContextCreate();
     double ms[GROUPS] = {0};
     enum outcome o = GO_ON;
     for (size_t i = 0; i < sizeof stages / sizeof *stages && o == GO_ON; i++) {
@@ -528,6 +532,7 @@ bool lanes_pipeline_run(const struct lanes_program_module *module,
     lanes_globals_layout_free(&s.globals);
     if (s.m)
         LLVMDisposeModule(s.m);
-    LLVMContextDispose(s.ctx);
+    if (s.ctx)
+        LLVMContextDispose(s.ctx);
     return o != FAILED && (out->loaded || out->object);
 }
