@@ -37,7 +37,8 @@ struct lanes_wg {
     /*
      * Memory for the frames of a work-group's sub-groups when the kernel has
      * barriers (coroutines): valid until the launcher returns, never freed
-     * one by one. The runtime serves it from a per-worker arena.
+     * one by one. The runtime serves it from the frames of the thread's
+     * work-group memory slot (runtime/exec/wgmem.h).
      */
     void *(*frame_alloc)(uint64_t size);
     /*

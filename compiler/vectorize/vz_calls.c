@@ -170,8 +170,12 @@ static LLVMValueRef widen_math_call(struct vz *v, LLVMValueRef i, LLVMValueRef f
 
 static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
 {
-    const char *name;
+    const char *name = NULL;
     LLVMValueRef f = vz_callee(i, &name);
+    if (!f) { /* an indirect call: vz_shapes.c refuses those before the widening */
+        vz_refuse(v, i, "an indirect call");
+        return NULL;
+    }
     if (strcmp(name, VZ_ANY_FUNCTION) == 0) {
         LLVMValueRef x = LLVMGetOperand(i, 0);
         return vz_shape_of(v, x).kind == VZ_UNIFORM ? vz_scalar(v, x) : vz_any(v, vz_vector(v, x));
