@@ -7,6 +7,8 @@
  */
 #include "globals.h"
 
+#include "ir.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <stdarg.h>
@@ -19,16 +21,6 @@ enum { AS_GLOBAL = 1, AS_CONSTANT = 2 };
 
 /* The least alignment of a block: that of long16, as for argument blocks. */
 #define BLOCK_ALIGN 128
-
-static char *message(const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return strdup(buf);
-}
 
 static unsigned space_of(LLVMValueRef g)
 {
@@ -257,8 +249,8 @@ struct writer {
 
 static int fail(struct writer *w, const char *what)
 {
-    *w->error = message("lanes: the initializer of %s holds %s, which Lanes cannot place\n",
-                        name_of(w->in), what);
+    *w->error = lanes_format("lanes: the initializer of %s holds %s, which Lanes cannot place\n",
+                             name_of(w->in), what);
     return -1;
 }
 

@@ -3,6 +3,9 @@
 #include "ir.h"
 
 #include <llvm-c/Core.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 LLVMValueRef lanes_sg_param(LLVMValueRef sg, enum lanes_sg_param p)
@@ -102,4 +105,14 @@ size_t lanes_count_instructions(LLVMModuleRef m, size_t *functions)
     if (functions)
         *functions = bodies;
     return instructions;
+}
+
+char *lanes_format(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return strdup(buf);
 }

@@ -75,4 +75,7 @@ LLVMValueRef lanes_build_invariant_load(LLVMBuilderRef b, LLVMValueRef base,
                                         unsigned long long offset, LLVMTypeRef type,
                                         const char *name);
 
+/* A malloc'd message of at most 2 KiB (NULL when out of memory): build log lines. */
+__attribute__((format(printf, 1, 2))) char *lanes_format(const char *fmt, ...);
+
 #endif

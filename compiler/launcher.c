@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "crash.h"
 #include "host.h"
+#include "ir.h"
 #include "jit.h"
 #include "passes.h"
 #include "pipeline.h"

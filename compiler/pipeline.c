@@ -34,16 +34,6 @@
 #include <string.h>
 #include <time.h>
 
-char *lanes_format(const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return strdup(buf);
-}
-
 static atomic_bool optimized_here;
 
 bool lanes_pipeline_optimized_here(void)

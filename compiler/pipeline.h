@@ -58,7 +58,4 @@ bool lanes_pipeline_run(const struct lanes_program_module *module,
 bool lanes_pipeline_optimized_here(void);
 void lanes_pipeline_set_optimized_here(void);
 
-/* A malloc'd message of at most 2 KiB (NULL when out of memory). */
-__attribute__((format(printf, 1, 2))) char *lanes_format(const char *fmt, ...);
-
 #endif

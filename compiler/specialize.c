@@ -21,13 +21,6 @@
 
 #define AS_LOCAL 3
 
-static char *message(const char *fmt, const char *arg)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, fmt, arg);
-    return strdup(buf);
-}
-
 static void remove_fn_attr(LLVMValueRef f, const char *name)
 {
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
@@ -46,7 +39,7 @@ static int inline_everything(LLVMModuleRef m, char **log)
     }
     char *error = NULL;
     if (lanes_host_run_passes(m, "always-inline", true, &error) != 0) {
-        *log = message("lanes: inlining failed: %s\n", error);
+        *log = lanes_format("lanes: inlining failed: %s\n", error);
         free(error);
         return -1;
     }
@@ -273,7 +266,7 @@ static int lower_static_locals(LLVMModuleRef m, LLVMValueRef sg, const char *ker
         p = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(g), name);
         offset += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
         if (!replace_in_instructions(b, g, g, p)) {
-            *log = message("lanes: cannot place the __local variable %s\n", name);
+            *log = lanes_format("lanes: cannot place the __local variable %s\n", name);
             rc = -1;
         }
     }
@@ -385,7 +378,7 @@ static int lower_program_variables(LLVMModuleRef m, LLVMValueRef sg,
         const char *name = LLVMGetValueName2(v->var, &len);
         p = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(v->var), name);
         if (!replace_in_instructions(b, v->var, v->var, p)) {
-            *log = message("lanes: cannot place the program-scope variable %s\n", name);
+            *log = lanes_format("lanes: cannot place the program-scope variable %s\n", name);
             rc = -1;
         }
     }
@@ -519,7 +512,7 @@ static int clean_up(LLVMModuleRef m, char **log)
                          "loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>,"
                          "instcombine<no-verify-fixpoint>,simplifycfg,sroa)";
     if (lanes_host_run_passes(m, passes, true, &error) != 0) {
-        *log = message("lanes: cleaning up failed: %s\n", error);
+        *log = lanes_format("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;
     }

@@ -229,14 +229,12 @@ static bool register_vector(LLVMTypeRef t)
 }
 
 /* The constant operand of `add`, an integer vector add, or NULL. */
-static LLVMValueRef added_constant(LLVMValueRef add, LLVMValueRef *other)
+static LLVMValueRef added_constant(LLVMValueRef add)
 {
     for (unsigned k = 0; k < 2; k++) {
         LLVMValueRef c = LLVMGetOperand(add, k);
-        if (LLVMIsConstant(c) && !LLVMIsConstant(LLVMGetOperand(add, 1 - k))) {
-            *other = LLVMGetOperand(add, 1 - k);
+        if (LLVMIsConstant(c) && !LLVMIsConstant(LLVMGetOperand(add, 1 - k)))
             return c;
-        }
     }
     return NULL;
 }
@@ -258,12 +256,12 @@ static void constants_off_chains(LLVMBuilderRef b, LLVMValueRef f)
             if (LLVMGetInstructionOpcode(i) != LLVMAdd || !register_vector(LLVMTypeOf(i)))
                 continue;
             for (unsigned k = 0; k < 2; k++) {
-                LLVMValueRef inner = LLVMGetOperand(i, k), x;
+                LLVMValueRef inner = LLVMGetOperand(i, k);
                 if (!LLVMIsAInstruction(inner) || LLVMGetInstructionOpcode(inner) != LLVMAdd ||
                     LLVMIsConstant(LLVMGetOperand(i, 1 - k)))
                     continue;
                 LLVMUseRef u = LLVMGetFirstUse(inner);
-                LLVMValueRef c = added_constant(inner, &x);
+                LLVMValueRef c = added_constant(inner);
                 if (!c || !u || LLVMGetNextUse(u))
                     continue;
                 unsigned j = 0;
