@@ -557,6 +557,8 @@ int lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel, const struct lanes_sp
     bool generic = lanes_calls_generic(sg);
     if (rc == 0 && (spec->width > 1 || generic)) {
         lanes_keep_wide_loops_rolled(sg, spec->width);
+        if (spec->width > 1)
+            lanes_mark_exit_paths(sg);
         rc = clean_up(m, log);
     }
     if (rc == 0 && generic)

@@ -135,6 +135,7 @@ int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, c
     }
     free(v.why);
     vz_map_free(&v.shapes);
+    vz_map_free(&v.synced);
     vz_map_free(&v.vals);
     vz_map_free(&v.vecs);
     vz_map_free(&v.blocks);

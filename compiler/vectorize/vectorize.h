@@ -21,4 +21,12 @@
  */
 int lanes_vectorize(LLVMValueRef *sg, const struct lanes_specialization *spec, char **why);
 
+/*
+ * Marks the sub-group calls of sg that lie on a loop's exit path, where
+ * they run in the iteration that takes them, and keeps those loops rolled
+ * (vz_exit_paths.c): for the sub-group function as inlined, before any
+ * clean-up pass.
+ */
+void lanes_mark_exit_paths(LLVMValueRef sg);
+
 #endif

@@ -76,7 +76,8 @@ struct vz {
     bool full;       /* every sub-group has W lanes: no entry mask */
     bool linearized; /* divergent control flow was linearized: each block has a mask */
     struct vz_map shapes;
-    char *why; /* the refusal, once one is found */
+    struct vz_map synced; /* phis where lanes a divergent branch or loop split meet: varying */
+    char *why;            /* the refusal, once one is found */
 
     /* Widening. */
     LLVMValueRef vfn;
@@ -101,6 +102,33 @@ int vz_shapes(struct vz *v);
 
 /* True when a conditional branch or switch of v->fn has a condition that is not uniform. */
 bool vz_divergent(struct vz *v);
+
+struct vz_cfg;
+
+/*
+ * What the divergence analysis (vz_divergence.c) finds: the branches that
+ * may split the lanes, the loops they may leave in different iterations
+ * (value: the loop's depth), and how many blocks of exit paths it made
+ * part of their loops in the vz_cfg it was given.
+ */
+struct vz_divergence {
+    struct vz_map branches; /* block -> 1: its conditional branch diverges */
+    struct vz_map loops;    /* header -> depth: the loop is divergent */
+    size_t absorbed;
+};
+
+/*
+ * Analyses v->fn (in loop-simplify and LCSSA form, its shapes computed)
+ * with cfg, its CFG analyses: fills *d, adds to v->synced and computes the
+ * shapes again, and makes exit paths part of their loops in cfg (whose
+ * linear order it computes again). -1 with v->why when it cannot.
+ */
+int vz_divergence(struct vz *v, struct vz_cfg *cfg, struct vz_divergence *d);
+/* The loop id (as a value) a sub-group call on the exit path of that loop is marked with, or
+ * NULL (vz_exit_paths.c). */
+LLVMValueRef vz_exit_of(LLVMValueRef call);
+bool vz_divergence_branch(const struct vz_divergence *d, LLVMBasicBlockRef bb);
+void vz_divergence_free(struct vz_divergence *d);
 
 /* Rewrites v->fn so that its blocks run one after another under lane masks (vz_linearize.c). */
 int vz_linearize(struct vz *v);

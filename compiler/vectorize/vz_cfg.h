@@ -46,6 +46,8 @@ LLVMBasicBlockRef vz_cfg_parent_loop(struct vz_cfg *cfg, LLVMBasicBlockRef heade
  * loop id, LLVM's Loop::setLoopAlreadyUnrolled); nothing for no loop's.
  */
 void vz_cfg_keep_rolled(struct vz_cfg *cfg, LLVMBasicBlockRef header);
+/* The loop id of loop `header` (its llvm.loop metadata), or NULL when it has none. */
+LLVMMetadataRef vz_cfg_loop_id(struct vz_cfg *cfg, LLVMBasicBlockRef header);
 /* The number of loops containing bb: 0 outside every loop. */
 unsigned vz_cfg_loop_depth(struct vz_cfg *cfg, LLVMBasicBlockRef bb);
 /* Whether loop `header` contains bb (false when header is no loop's header). */
@@ -67,6 +69,18 @@ size_t vz_cfg_linear_order(struct vz_cfg *cfg, LLVMBasicBlockRef *out, size_t ca
 size_t vz_cfg_linear_index(struct vz_cfg *cfg, LLVMBasicBlockRef bb);
 /* The last block of loop `header` in the linear order (NULL without one, or for no loop). */
 LLVMBasicBlockRef vz_cfg_loop_last(struct vz_cfg *cfg, LLVMBasicBlockRef header);
+
+/*
+ * Makes bb, a block outside loop `header`, part of that loop (and of the
+ * loops around it) for every answer above: a block of an exit path that
+ * runs in the iteration that takes it (vz_divergence.c). When bb lies in a
+ * loop that does not contain `header`, that loop (the outermost such) moves
+ * inside loop `header`, whole. The dominator trees are untouched, and so is
+ * the function; vz_cfg_lay_out computes the linear order again.
+ */
+void vz_cfg_absorb(struct vz_cfg *cfg, LLVMBasicBlockRef header, LLVMBasicBlockRef bb);
+/* The linear order anew, with the loops as they are now; false when there is none. */
+bool vz_cfg_lay_out(struct vz_cfg *cfg);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linearization (Karrenberg & Hack's): where a branch is divergent, the
+ * Linearization (Karrenberg & Hack's), a transform of the divergence
+ * analysis (vz_divergence.c): where a branch is divergent, the
  * blocks its lanes may take before they meet again (its region: up to its
  * immediate post-dominator) run one after another in the linear order of
  * vz_cfg (loops contiguous, header first), each under its mask: the lanes
@@ -9,7 +10,9 @@
  * single-entry, single-exit (or lanes return inside one), the whole
  * function is one region. A loop runs again while some lane
  * took its back edge; lanes leaving it add to their exit block's mask,
- * which collects them over the iterations. Phis become blends under the
+ * which collects them over the iterations. A loop's blocks are those of
+ * the analysis: LLVM's, and the exit paths that hold sub-group functions,
+ * which run in the iteration that takes them. Phis become blends under the
  * masks of their incoming edges.
  *
  * Written with memory, then promoted: each block's mask and each phi is a
@@ -36,7 +39,7 @@ struct lin {
     struct vz_map slot;   /* block -> its mask's slot; phi -> its slot */
     struct vz_map index;  /* block -> its position in order + 1 */
     struct vz_map region; /* block -> its region's number + 1; none: it stays as it is */
-    struct vz_map forced; /* blocks whose branch diverges once the regions are linearized */
+    struct vz_divergence div;
     LLVMValueRef any, block_mask;
 };
 
@@ -205,45 +208,10 @@ static LLVMValueRef declare(struct vz *v, const char *name)
     return f;
 }
 
-/* Whether the lanes may split at the end of `bb`: a conditional branch on a value not known
- * uniform. */
+/* Whether the lanes may split at the end of `bb` (vz_divergence.c). */
 static bool divergent_branch(struct lin *l, LLVMBasicBlockRef bb)
 {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
-        return false;
-    uint64_t forced;
-    return vz_shape_of(l->v, LLVMGetCondition(t)).kind != VZ_UNIFORM ||
-           vz_map_get(&l->forced, bb, &forced);
-}
-
-/*
- * Whether `x` is computed from a value defined in a region (or from a phi
- * that takes one): such a value may differ between lanes once the region
- * is linearized even where the shapes say uniform (a loop counter read
- * after lanes left the loop at different iterations).
- */
-static bool from_region(struct lin *l, LLVMValueRef x, struct vz_map *seen)
-{
-    if (!LLVMIsAInstruction(x))
-        return false;
-    uint64_t done;
-    if (vz_map_get(seen, x, &done))
-        return false;
-    vz_map_put(seen, x, 1);
-    if (in_region(l, LLVMGetInstructionParent(x)))
-        return true;
-    int n = LLVMGetNumOperands(x);
-    for (int k = 0; k < n; k++) {
-        LLVMValueRef op = LLVMGetOperand(x, (unsigned)k);
-        if (!LLVMValueIsBasicBlock(op) && from_region(l, op, seen))
-            return true;
-    }
-    if (LLVMIsAPHINode(x))
-        for (unsigned k = 0; k < LLVMCountIncoming(x); k++)
-            if (in_region(l, LLVMGetIncomingBlock(x, k)))
-                return true;
-    return false;
+    return vz_divergence_branch(&l->div, bb);
 }
 
 /*
@@ -441,35 +409,14 @@ static void linearize_region(struct lin *l, uint64_t id, LLVMBasicBlockRef e, LL
 /*
  * Phase 2: which blocks to linearize. Partial linearization: only the
  * regions where lanes may split; the rest keeps its (uniform) branches
- * and runs under the entry mask. A branch outside the regions on a value
- * computed in one diverges too: its block joins the regions, until none
- * is left. When the regions are not single-entry, single-exit, every
- * block is one region, entered at the function's entry. Returns whether
- * the linearization is partial.
+ * and runs under the entry mask. When the regions are not single-entry,
+ * single-exit, every block is one region, entered at the function's
+ * entry. Returns whether the linearization is partial.
  */
 static bool choose_regions(struct lin *l, size_t *num_regions, LLVMBasicBlockRef *entries,
                            LLVMBasicBlockRef *exits)
 {
     bool partial = entries && exits && find_regions(l, num_regions, entries, exits);
-    for (bool again = partial; again && partial;) {
-        again = false;
-        for (size_t i = 0; i < l->n; i++) {
-            LLVMBasicBlockRef b = l->order[i];
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-            if (in_region(l, b) || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t))
-                continue;
-            struct vz_map seen = {0};
-            if (from_region(l, LLVMGetCondition(t), &seen)) {
-                vz_map_put(&l->forced, b, 1);
-                again = true;
-            }
-            vz_map_free(&seen);
-        }
-        if (again) {
-            vz_map_free(&l->region);
-            partial = find_regions(l, num_regions, entries, exits);
-        }
-    }
     if (!partial) {
         vz_map_free(&l->region);
         for (size_t i = 0; i < l->n; i++)
@@ -581,6 +528,14 @@ int vz_linearize(struct vz *v)
         free(l.order);
         return -1;
     }
+    /* Which branches diverge, and the loops as linearization sees them. */
+    if (vz_divergence(v, l.cfg, &l.div) != 0) {
+        vz_divergence_free(&l.div);
+        vz_cfg_free(l.cfg);
+        free(l.order);
+        return -1;
+    }
+    vz_cfg_linear_order(l.cfg, l.order, blocks);
     l.b = LLVMCreateBuilderInContext(v->ctx);
     l.any = declare(v, VZ_ANY_FUNCTION);
     l.block_mask = declare(v, VZ_BLOCK_MASK_FUNCTION);
@@ -622,8 +577,9 @@ int vz_linearize(struct vz *v)
     vz_map_free(&l.slot);
     vz_map_free(&l.index);
     vz_map_free(&l.region);
-    vz_map_free(&l.forced);
+    vz_divergence_free(&l.div);
     vz_map_free(&v->shapes); /* of instructions that are gone: the driver computes them again */
+    vz_map_free(&v->synced);
     v->linearized = true;
     if (lanes_host_run_passes(v->m, "function(mem2reg)", true, &error) != 0) {
         vz_refuse(v, NULL, error);

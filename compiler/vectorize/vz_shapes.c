@@ -365,6 +365,9 @@ static struct vz_shape transfer(struct vz *v, LLVMValueRef i)
         return join(a, b);
     }
     case LLVMPHI: {
+        uint64_t synced;
+        if (vz_map_get(&v->synced, i, &synced))
+            return varying; /* it joins lanes that went different ways (vz_divergence.c) */
         struct vz_shape s = {VZ_UNKNOWN, 0, 0, 0};
         for (unsigned k = 0; k < LLVMCountIncoming(i); k++)
             s = join(s, vz_shape_of(v, LLVMGetIncomingValue(i, k)));
