@@ -106,6 +106,7 @@ static struct {
     bool keep_going;
     bool no_exit_paths; /* no sub-group function in a block that leaves a loop */
     bool no_reduce;
+    bool no_classify;
     bool two_d;
     uint32_t caps; /* what the device offers, less --no-CAP */
     uint32_t no_caps;
@@ -417,8 +418,9 @@ struct gen {
     unsigned scope[MAX_LOOPS];     /* counters readable here, innermost last */
     bool scope_uniform[MAX_LOOPS]; /* the same in the whole sub-group */
     unsigned num_scope;
-    bool uniform; /* every lane of the sub-group runs this point */
-    bool ops;     /* sub-group functions may be called here */
+    bool uniform;   /* every lane of the sub-group runs this point */
+    bool ops;       /* sub-group functions may be called here */
+    bool sensitive; /* prefer functions whose result tells every active lane apart */
 };
 
 static bool has(enum cap c)
@@ -493,18 +495,28 @@ static struct expr *gen_op(struct gen *g, unsigned depth)
     enum fam f;
     unsigned tries = 0;
     do
-        f = below(r, NUM_FAMS);
+        f = g->sensitive && chance(r, 90)
+                ? (enum fam[]){F_REDUCE, F_SCAN_IN, F_SCAN_EX, F_BALLOT}[below(r, 4)]
+                : below(r, NUM_FAMS);
     while (!fam_ok(g, f) && ++tries < 1000);
     if (tries == 1000)
         return leaf(g, false);
     struct expr *e = enew(E_OP, f);
     unsigned sub = depth ? depth - 1 : 0;
-    e->a = gen_expr(g, sub, false);
+    if (g->sensitive && g->num_scope && chance(r, 60)) {
+        /* A value of the lane's own and of the iteration: the result tells both apart. */
+        e->a = enew(E_BIN, B_ADD);
+        e->a->a = chance(r, 50) ? enew(E_VAR, below(r, NV)) : enew(E_ID, ID_SGLID);
+        e->a->b = enew(E_LOOP, g->scope[g->num_scope - 1]);
+    } else {
+        e->a = gen_expr(g, sub, false);
+    }
     switch (f) {
     case F_REDUCE:
     case F_SCAN_IN:
     case F_SCAN_EX:
-        e->fn = below(r, NUM_ARITH);
+        e->fn = g->sensitive ? (enum arith[]){A_ADD, A_MIN, A_MAX, A_XOR, A_OR}[below(r, 5)]
+                             : below(r, NUM_ARITH);
         e->type = e->fn >= A_LAND ? T_INT : pick_type(g, false);
         break;
     case F_CLUSTER:
@@ -513,7 +525,8 @@ static struct expr *gen_op(struct gen *g, unsigned depth)
         e->cs = 1u << below(r, 4);
         break;
     case F_BALLOT:
-        e->fn = below(r, NUM_BALLOT_FNS);
+        e->fn = g->sensitive ? (enum ballot_fn[]){BA_COUNT, BA_INCL, BA_EXCL, BA_BITS}[below(r, 4)]
+                             : below(r, NUM_BALLOT_FNS);
         if (e->fn == BA_EXTRACT)
             e->b = gen_expr(g, sub, false);
         e->val = (uint32_t)rng_next(r);
@@ -566,18 +579,32 @@ static struct expr *gen_expr(struct gen *g, unsigned depth, bool uniform_only)
         return gen_op(g, depth);
     if (depth == 0 || chance(&g->r, 25))
         return leaf(g, uniform_only);
-    struct expr *e = enew(E_BIN, below(&g->r, NUM_BINOPS));
+    /* Comparisons less often: their 0 or 1 hides what the lanes computed. */
+    static const enum binop ops[] = {B_ADD, B_SUB, B_MUL, B_XOR, B_AND, B_OR, B_SHL,
+                                     B_SHR, B_ADD, B_XOR, B_LT,  B_EQ,  B_NE};
+    struct expr *e = enew(E_BIN, ops[below(&g->r, sizeof ops / sizeof *ops)]);
     e->a = gen_expr(g, depth - 1, uniform_only);
     e->b = gen_expr(g, depth - 1, uniform_only);
     return e;
 }
 
 /* A condition: often (x & m) == k, so that both sides get lanes. */
-static struct expr *gen_cond(struct gen *g, bool uniform_only)
+/*
+ * A condition: often (x & m) == k, so that both sides get lanes; with
+ * `counter`, x adds the innermost loop's counter, so that lanes take the
+ * branch in different iterations.
+ */
+static struct expr *gen_cond(struct gen *g, bool uniform_only, bool counter)
 {
     struct expr *x = gen_expr(g, 2, uniform_only);
-    if (chance(&g->r, 40))
+    if (counter) {
+        struct expr *sum = enew(E_BIN, B_ADD);
+        sum->a = x;
+        sum->b = enew(E_LOOP, g->scope[g->num_scope - 1]);
+        x = sum;
+    } else if (chance(&g->r, 40)) {
         return x;
+    }
     struct expr *m = enew(E_BIN, B_AND), *e = enew(E_BIN, chance(&g->r, 70) ? B_EQ : B_LT);
     m->a = x;
     m->b = enew(E_CONST, 0);
@@ -603,7 +630,7 @@ static struct stmt *gen_assign(struct gen *g, bool op)
 {
     struct stmt *s = snew(S_ASSIGN);
     s->var = below(&g->r, NV);
-    s->mix = below(&g->r, 4);
+    s->mix = chance(&g->r, 10) ? 0 : 1 + below(&g->r, 3); /* rarely overwrite */
     s->e = op && g->ops ? gen_op(g, 2) : gen_expr(g, 3, false);
     return s;
 }
@@ -622,20 +649,24 @@ static struct stmt *gen_stmt(struct gen *g, unsigned depth, unsigned *jumps)
     if (k < 72 || g->loops >= MAX_LOOPS || g->num_scope >= 3) {
         struct stmt *s = snew(S_IF);
         bool uniform_cond = g->uniform && chance(r, 35);
-        s->e = gen_cond(g, uniform_cond);
-        g->uniform = uniform && uniform_cond;
         /* The then-side may end with a jump: the exit path of a loop, or a return. */
         enum skind jump = S_ASSIGN;
         if (g->num_scope && chance(r, 45))
             jump = (enum skind[]){S_BREAK, S_BREAK, S_CONTINUE, S_RETURN}[below(r, 4)];
         else if (chance(r, 8))
             jump = S_RETURN;
+        s->e = gen_cond(g, uniform_cond,
+                        jump != S_ASSIGN && g->num_scope && !uniform_cond && chance(r, 60));
+        g->uniform = uniform && uniform_cond;
         bool exits = g->num_scope && (jump == S_BREAK || jump == S_RETURN);
         if (exits && opt.no_exit_paths)
             g->ops = false;
         /* The pattern under test: a sub-group function just before the jump. */
-        if (jump != S_ASSIGN && g->ops && chance(r, 50))
+        if (jump != S_ASSIGN && g->ops && chance(r, 70)) {
+            g->sensitive = true;
             bpush(&s->body, gen_assign(g, true));
+            g->sensitive = false;
+        }
         *jumps |= gen_block(g, &s->body, depth - 1, 1 + below(r, 2));
         if (jump != S_ASSIGN) {
             if (g->ops && chance(r, 40))
@@ -655,7 +686,7 @@ static struct stmt *gen_stmt(struct gen *g, unsigned depth, unsigned *jumps)
     bool uniform_bound = chance(r, 50);
     if (uniform_bound && chance(r, 70)) {
         s->e = enew(E_CONST, 0);
-        s->e->val = below(r, s->kind == S_DO ? 4 : 5);
+        s->e->val = chance(r, 20) ? below(r, 2) : 2 + below(r, 3);
     } else {
         /* (x & 3) + c, c in 0..1: lanes leave at different iterations. */
         struct expr *m = enew(E_BIN, B_AND), *e = enew(E_BIN, B_ADD);
@@ -837,42 +868,49 @@ static void print_op(char **s, const struct expr *e)
             print_expr(&ix, e->b);
             kt_append(&ix, ") & (get_max_sub_group_size() - 1u))");
         }
-        char *src = NULL, *call = NULL;
+        char *src = NULL, *call = NULL, *tail = NULL;
         switch (e->fn) {
         case SH_IDX:
             src = strdup(ix);
-            call = kt_format("sub_group_shuffle(%%s, %s)", ix);
+            call = strdup("sub_group_shuffle");
+            tail = kt_format(", %s)", ix);
             break;
         case SH_XOR:
             src = kt_format("get_sub_group_local_id() ^ %s", ix);
-            call = kt_format("sub_group_shuffle_xor(%%s, %s)", ix);
+            call = strdup("sub_group_shuffle_xor");
+            tail = kt_format(", %s)", ix);
             break;
         case SH_UP:
             src = kt_format("get_sub_group_local_id() - %s", ix);
-            call = kt_format("sub_group_shuffle_up(%%s, %s)", ix);
+            call = strdup("sub_group_shuffle_up");
+            tail = kt_format(", %s)", ix);
             break;
         case SH_DOWN:
             src = kt_format("get_sub_group_local_id() + %s", ix);
-            call = kt_format("sub_group_shuffle_down(%%s, %s)", ix);
+            call = strdup("sub_group_shuffle_down");
+            tail = kt_format(", %s)", ix);
             break;
         case SH_ROTATE:
             src = kt_format("(get_sub_group_local_id() + %uu) %% get_max_sub_group_size()", e->val);
-            call = kt_format("sub_group_rotate(%%s, %u)", e->val);
+            call = strdup("sub_group_rotate");
+            tail = kt_format(", %u)", e->val);
             break;
         case SH_CROTATE:
             src = kt_format("(get_sub_group_local_id() & ~%uu) + "
                             "((get_sub_group_local_id() + %uu) & %uu)",
                             e->cs - 1, e->val, e->cs - 1);
-            call = kt_format("sub_group_clustered_rotate(%%s, %u, %u)", e->val, e->cs);
+            call = strdup("sub_group_clustered_rotate");
+            tail = kt_format(", %u, %u)", e->val, e->cs);
             break;
         }
         char *arg = NULL;
         print_arg(&arg, t, e->a);
-        char *c = kt_format(call, arg);
+        char *c = kt_format("%s(%s%s", call, arg, tail);
         kt_append(s, "MASKIF(ACTIVE(%s), %s%s))", src, wrap, c);
         free(ix);
         free(src);
         free(call);
+        free(tail);
         free(arg);
         free(c);
         break;
@@ -1975,6 +2013,116 @@ static void read_kernel(struct tcase *c, const char *path)
     c->src = print_kernel(&c->prog);
 }
 
+/* ---- Classifying failures, counting what the kernels call ---- */
+
+/* Whether block b, a then-side, leaves a loop (ends with break, or return inside a loop). */
+static bool leaves_loop(const struct block *b, bool in_loop)
+{
+    if (!b->n)
+        return false;
+    enum skind k = b->s[b->n - 1]->kind;
+    return k == S_BREAK || (k == S_RETURN && in_loop);
+}
+
+static void strip_expr(struct expr **e)
+{
+    if (!*e)
+        return;
+    if ((*e)->kind == E_OP) {
+        efree(*e);
+        *e = enew(E_CONST, 0);
+        return;
+    }
+    strip_expr(&(*e)->a);
+    strip_expr(&(*e)->b);
+    strip_expr(&(*e)->c);
+}
+
+/* Replaces every sub-group function in b (all == true) or in b's exit paths by 0. */
+static void strip_exits(struct block *b, bool in_loop, bool all)
+{
+    for (unsigned i = 0; i < b->n; i++) {
+        struct stmt *s = b->s[i];
+        if (all)
+            strip_expr(&s->e);
+        bool loop = in_loop || s->kind == S_FOR || s->kind == S_DO;
+        strip_exits(&s->body, loop, all || (s->kind == S_IF && leaves_loop(&s->body, in_loop)));
+        strip_exits(&s->els, loop, all);
+    }
+}
+
+static unsigned fam_count[NUM_FAMS], exit_calls;
+
+static void count_expr(const struct expr *e, bool exit_path)
+{
+    if (!e)
+        return;
+    if (e->kind == E_OP) {
+        fam_count[e->op]++;
+        exit_calls += exit_path;
+    }
+    count_expr(e->a, exit_path);
+    count_expr(e->b, exit_path);
+    count_expr(e->c, exit_path);
+}
+
+static void count_calls(const struct block *b, bool in_loop, bool exit_path)
+{
+    for (unsigned i = 0; i < b->n; i++) {
+        const struct stmt *s = b->s[i];
+        count_expr(s->e, exit_path);
+        bool loop = in_loop || s->kind == S_FOR || s->kind == S_DO;
+        count_calls(&s->body, loop,
+                    exit_path || (s->kind == S_IF && leaves_loop(&s->body, in_loop)));
+        count_calls(&s->els, loop, exit_path);
+    }
+}
+
+/*
+ * Runs the failing cases again with the sub-group functions of their exit
+ * paths replaced by 0: a failure that goes away is the exit-path pattern
+ * (a function in a block that leaves a loop), one that stays is another bug.
+ */
+static void classify(struct tcase *cases, const unsigned *failing, unsigned n, struct run **runs)
+{
+    struct tcase *copies = calloc(n, sizeof *copies);
+    for (unsigned i = 0; i < n; i++) {
+        copies[i] = cases[failing[i]];
+        copies[i].prog = bcopy_(&cases[failing[i]].prog);
+        strip_exits(&copies[i].prog, false, false);
+        copies[i].src = print_kernel(&copies[i].prog);
+    }
+    bool *other = calloc(n, sizeof *other);
+    quiet = true;
+    for (unsigned w = 0; w < opt.num_widths; w++) {
+        struct run *r = run_new(copies, n, opt.widths[w]);
+        run_all(&r, 1);
+        for (unsigned i = 0; i < n; i++)
+            other[i] |= check(runs[w], failing[i], false) && check(r, i, false);
+        run_free(r);
+    }
+    quiet = false;
+    unsigned others = 0;
+    for (unsigned i = 0; i < n; i++)
+        others += other[i];
+    printf("simt: %u of %u failing kernels pass with the sub-group functions of their exit "
+           "paths (blocks that leave a loop) replaced by 0",
+           n - others, n);
+    if (others) {
+        printf("; these fail without them too (not the exit-path pattern):");
+        for (unsigned i = 0; i < n; i++)
+            if (other[i])
+                printf(" %" PRIu64, cases[failing[i]].seed);
+    }
+    printf("\n");
+    for (unsigned i = 0; i < n; i++) {
+        bfree(&copies[i].prog);
+        free(copies[i].src);
+    }
+    free(copies);
+    free(other);
+}
+
 /* ---- Reduction ---- */
 
 /* Every block of a tree, in order (for the reducer to walk). */
@@ -2197,7 +2345,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: simt [--seed S] [--count N] [--widths 8,16,32] [--jobs J] [--depth D]\n"
-            "            [--no-exit-paths] [--no-2d] [--no-reduce] [--keep-going] [--verbose]\n"
+            "            [--no-exit-paths] [--no-2d] [--no-reduce] [--no-classify] [--keep-going]\n"
+            "            [--verbose]\n"
             "            [--kernel FILE] [--no-CAPABILITY...]\n"
             "(--no-exit-paths: no sub-group function in a block that leaves a loop;\n"
             " --kernel: a file a failure wrote (simt-<seed>-w<W>[-min].cl), run again;\n"
@@ -2254,6 +2403,8 @@ static void parse(int argc, char **argv)
             opt.two_d = false;
         } else if (!strcmp(a, "--no-reduce")) {
             opt.no_reduce = true;
+        } else if (!strcmp(a, "--no-classify")) {
+            opt.no_classify = true;
         } else if (!strncmp(a, "--no-", 5)) {
             unsigned c = 0;
             while (c < NUM_CAPS && strcmp(a + 5, cap_names[c]))
@@ -2303,7 +2454,7 @@ int main(int argc, char **argv)
         runs[w] = run_new(cases, opt.count, opt.widths[w]);
     run_all(runs, opt.num_widths);
 
-    unsigned failed = 0, reported = 0;
+    unsigned failed = 0, reported = 0, *failing = calloc(opt.count, sizeof *failing);
     bool run_error = false;
     for (unsigned w = 0; w < opt.num_widths; w++)
         if (runs[w]->error[0]) {
@@ -2318,7 +2469,7 @@ int main(int argc, char **argv)
             w++;
         if (w == opt.num_widths)
             continue;
-        failed++;
+        failing[failed++] = i;
         if (reported++ && !opt.keep_going) {
             printf("simt: FAIL: seed %" PRIu64 ", width %u (not shown: see --keep-going)\n",
                    cases[i].seed, runs[w]->width);
@@ -2332,8 +2483,21 @@ int main(int argc, char **argv)
         if (!opt.kernel && !opt.no_reduce && runs[w]->status[i] == ST_OK)
             reduce(&cases[i], runs[w]->width);
     }
+    if (failed && !opt.no_classify)
+        classify(cases, failing, failed, runs);
+    free(failing);
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    unsigned with_exit_calls = 0;
+    for (unsigned i = 0; i < opt.count; i++) {
+        unsigned before = exit_calls;
+        count_calls(&cases[i].prog, false, false);
+        with_exit_calls += exit_calls > before;
+    }
+    printf("simt: sub-group functions called:");
+    for (unsigned f = 0; f < NUM_FAMS; f++)
+        printf(" %s %u,", fam_names[f], fam_count[f]);
+    printf(" %u of them on exit paths (in %u kernels)\n", exit_calls, with_exit_calls);
     for (unsigned w = 0; w < opt.num_widths; w++) {
         unsigned at = 0;
         for (unsigned i = 0; i < opt.count; i++)
