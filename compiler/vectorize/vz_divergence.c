@@ -249,7 +249,8 @@ static int absorb_path(struct vz *v, struct vz_cfg *cfg, LLVMBasicBlockRef h, LL
     for (size_t j = 0; j < m; j++) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(path[j]);
         for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
-            if (vz_cfg_is_back_edge(cfg, path[j], LLVMGetSuccessor(t, s))) {
+            if (vz_cfg_is_back_edge(cfg, path[j], LLVMGetSuccessor(t, s)) &&
+                !vz_cfg_dominates(cfg, x, LLVMGetSuccessor(t, s))) { /* not a loop of the path */
                 vz_refuse(v, call,
                           "a sub-group function on a path that leaves a loop and goes on to "
                           "the next iteration of an enclosing one");

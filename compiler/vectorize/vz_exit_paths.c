@@ -14,11 +14,12 @@
  * entered from inside it (an exit) and is not E begins a path that belongs
  * to the loop's iteration: the blocks it dominates, outside the loop. E is
  * the exit with a predecessor outside the loop (a `break` block, itself
- * outside); a loop with no `break` has no such exit, and then E is the exit
- * of its header or latch (where its condition is tested), the others being
- * paths that return. A loop with one exit has only E: a loop like
+ * outside). A loop with no `break` has no such exit: then E is the exit of
+ * the latch that tests the condition (`do ... while`), or, when no latch
+ * leaves the loop, of its header (`for`, `while`); the other exits are
+ * paths that return. A loop with one exit has only E: in a loop like
  * `while (1) { if (c) { ...; break; } }`, whose block holding `...` might
- * be the code after the loop for all the IR says, runs it after the loop,
+ * be the code after the loop for all the IR says, it runs after the loop,
  * with every lane that left (docs/architecture.md).
  *
  * Each sub-group call on a path gets the loop's id (its llvm.loop
@@ -52,18 +53,20 @@ static bool edge(LLVMBasicBlockRef from, LLVMBasicBlockRef to)
 
 /*
  * Whether exit `x` of loop `h` begins a path of the loop's iteration
- * (rather than being its end block); `ends` says whether some exit of it
- * has a predecessor outside it.
+ * (rather than being its end block). `ends`: some exit of the loop has a
+ * predecessor outside it (the end, where `break`s lead); else the end is
+ * entered from a latch that tests the condition (`do ... while`), or, when
+ * none does, from the header (`for` and `while`).
  */
 static bool begins_path(struct vz_cfg *cfg, LLVMValueRef fn, LLVMBasicBlockRef h,
-                        LLVMBasicBlockRef x, bool ends)
+                        LLVMBasicBlockRef x, bool ends, bool latch_exits)
 {
     for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
         if (!edge(p, x))
             continue;
         if (!vz_cfg_loop_contains(cfg, h, p))
             return false; /* entered from outside: the end block */
-        if (!ends && (p == h || edge(p, h)))
+        if (!ends && (latch_exits ? edge(p, h) : p == h))
             return false; /* left where the condition is tested */
     }
     return true;
@@ -87,16 +90,19 @@ static unsigned mark_loop(struct vz_cfg *cfg, LLVMValueRef fn, LLVMBasicBlockRef
                 exits[n++] = x;
         }
     }
-    for (size_t k = 0; k < n && !ends; k++)
-        for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p && !ends;
-             p = LLVMGetNextBasicBlock(p))
-            ends = edge(p, exits[k]) && !vz_cfg_loop_contains(cfg, h, p);
+    bool latch_exits = false;
+    for (size_t k = 0; k < n; k++)
+        for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p))
+            if (edge(p, exits[k])) {
+                ends |= !vz_cfg_loop_contains(cfg, h, p);
+                latch_exits |= vz_cfg_loop_contains(cfg, h, p) && edge(p, h);
+            }
     if (n < 2)
         return 0;
     unsigned marked = 0;
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
     for (size_t k = 0; k < n; k++) {
-        if (!begins_path(cfg, fn, h, exits[k], ends))
+        if (!begins_path(cfg, fn, h, exits[k], ends, latch_exits))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb)) {

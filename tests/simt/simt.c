@@ -2503,6 +2503,12 @@ int main(int argc, char **argv)
             at += runs[w]->status[i] == ST_OK && ran_width(runs[w], i) == runs[w]->width;
         printf("simt: width %u: %u of %u kernels ran at that width\n", runs[w]->width, at,
                opt.count);
+        unsigned listed = 0;
+        for (unsigned i = 0; i < opt.count && at < opt.count; i++)
+            if (runs[w]->status[i] == ST_OK && ran_width(runs[w], i) != runs[w]->width &&
+                listed++ < 8)
+                printf("simt: width %u: seed %" PRIu64 " ran at %u\n", runs[w]->width,
+                       cases[i].seed, ran_width(runs[w], i));
     }
     if (opt.kernel)
         printf("simt: %s, %.1f s\n", opt.kernel,
