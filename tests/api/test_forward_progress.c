@@ -135,9 +135,8 @@ static void run(const char *name, int salt)
     size_t global = GROUPS * LOCAL, local = LOCAL;
     assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
                      CL_SUCCESS);
-    assert_int_equal(
-        clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
-        CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
     size_t sgs = 0;
     assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
                                              sizeof local, &local, sizeof sgs, &sgs, NULL),
@@ -156,8 +155,8 @@ static void run(const char *name, int salt)
         else
             expect = sg == 0 ? 1 : sg == sgs - 1 ? 2 : 3;
         if (out[i] != expect)
-            fail_msg("%s (%zu sub-groups of %zu): work-item %zu wrote %d, not %d", name, sgs,
-                     width, i, out[i], expect);
+            fail_msg("%s (%zu sub-groups of %zu): work-item %zu wrote %d, not %d", name, sgs, width,
+                     i, out[i], expect);
     }
     clReleaseMemObject(flags);
     clReleaseMemObject(mo);
@@ -178,6 +177,23 @@ static void spins_end(void **state)
             run(kernels[i], salt++);
     }
     unsetenv("LANES_TIER");
+}
+
+/*
+ * The device lists cl_khr_subgroups: OpenCL C 3.0 programs see its macro,
+ * and its pragma passes -Werror (OpenCL C 1.2 programs do not: Clang takes
+ * it from OpenCL C 2.0 on, as the extension was written for).
+ */
+static void extension_macro(void **state)
+{
+    (void)state;
+    static const char *macro =
+        "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+        "#ifndef cl_khr_subgroups\n"
+        "#error no cl_khr_subgroups\n"
+        "#endif\n"
+        "kernel void k(global uint *o) { o[0] = get_max_sub_group_size(); }\n";
+    clReleaseProgram(program_of(macro, "-cl-std=CL3.0 -Werror"));
 }
 
 /* Runs this program's kernels at LANES_WIDTH=`width` ("" for the policy's) in a new process. */
@@ -242,7 +258,8 @@ static void width_32(void **state)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--kernels") == 0) {
-        const struct CMUnitTest tests[] = {cmocka_unit_test(spins_end)};
+        const struct CMUnitTest tests[] = {cmocka_unit_test(spins_end),
+                                           cmocka_unit_test(extension_macro)};
         return cmocka_run_group_tests(tests, setup, teardown);
     }
     const struct CMUnitTest tests[] = {
