@@ -102,18 +102,19 @@ static const char *src =
     "    out[get_global_id(0)] = r;\n"
     "}\n"
     /*
-     * Sub-group s adds 1 to a counter (s + 1) * 700 times, an atomic in a loop
-     * (a yield point), then waits at a barrier: after it, the counter holds
-     * every sub-group's additions, whoever reached the barrier first.
+     * Sub-group s adds 1 to a counter (s + 1) * 700 times, in a loop that
+     * also reads a flag nobody sets (atomics in its condition: a yield
+     * point), then waits at a barrier: after it, the counter holds every
+     * sub-group's additions, whoever reached the barrier first.
      */
-    "kernel void loops_then_barrier(global int *gflag, global int *out, int salt) {\n"
+    "kernel void loops_then_barrier(global atomic_int *gflag, global int *out, int salt) {\n"
     "    local atomic_int count;\n"
     "    PROLOGUE\n"
     "    if (get_local_id(0) == 0)\n"
     "        atomic_store_explicit(&count, 0, memory_order_relaxed);\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    if (get_sub_group_local_id() == 0)\n"
-    "        for (uint i = 0; i < (sg + 1) * 700; i++)\n"
+    "        for (uint i = 0; i < (sg + 1) * 700 && !atomic_load(gflag + grp); i++)\n"
     "            atomic_fetch_add_explicit(&count, 1, memory_order_relaxed);\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    int n = (int)(last + 1);\n"
