@@ -113,10 +113,78 @@ static void emit_resume_rounds(struct gen *g, LLVMModuleRef m, LLVMValueRef fn,
     LLVMPositionBuilderAtEnd(g->b, done);
 }
 
+/* True when the coroutine of handle `h` is suspended at a yield (its promise, compiler/ir.h). */
+static LLVMValueRef at_yield(struct gen *g, LLVMModuleRef m, LLVMValueRef h)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+    LLVMValueRef args[3] = {h, LLVMConstInt(i32, LANES_PROMISE_ALIGN, 0),
+                            LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, 0)};
+    LLVMValueRef p = lanes_build_intrinsic(m, g->b, "llvm.coro.promise", NULL, args, 3);
+    LLVMValueRef where = LLVMBuildLoad2(g->b, i32, p, "where");
+    return LLVMBuildICmp(g->b, LLVMIntEQ, where, LLVMConstInt(i32, LANES_AT_YIELD, 0), "");
+}
+
+/*
+ * The rounds of a coroutine kernel with yield points, whose sub-groups stop
+ * at barriers, at yields or at their end, and may end in different rounds.
+ * A round visits every sub-group not finished: one at a yield goes on; one
+ * at a barrier goes on only in a releasing round, which comes when the
+ * round before left every unfinished sub-group at a barrier (each
+ * sub-group's state is settled once the round has visited it, as no other
+ * resumes it), so no sub-group passes a barrier before all reach it. Rounds
+ * go on until every sub-group has finished.
+ */
+static void emit_yield_rounds(struct gen *g, LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef handles,
+                              LLVMValueRef count, LLVMValueRef flags[3])
+{
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(g->ctx);
+    LLVMValueRef yes = LLVMConstInt(i1, 1, 0), no = LLVMConstInt(i1, 0, 0);
+    LLVMValueRef release = flags[0], live = flags[1], yielding = flags[2];
+    LLVMBuildStore(g->b, no, release);
+    LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(g->ctx, fn, "round");
+    LLVMBuildBr(g->b, round);
+    LLVMPositionBuilderAtEnd(g->b, round);
+    LLVMBuildStore(g->b, no, live);
+    LLVMBuildStore(g->b, no, yielding);
+    struct loop each = loop_begin(g, fn, count, "each");
+    LLVMBasicBlockRef visit = LLVMAppendBasicBlockInContext(g->ctx, fn, "visit");
+    LLVMBasicBlockRef resume = LLVMAppendBasicBlockInContext(g->ctx, fn, "resume");
+    LLVMBasicBlockRef settled = LLVMAppendBasicBlockInContext(g->ctx, fn, "settled");
+    LLVMBasicBlockRef running = LLVMAppendBasicBlockInContext(g->ctx, fn, "running");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->ctx, fn, "next");
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(g->b, g->ptr, handles, &each.var, 1, "");
+    LLVMValueRef h = LLVMBuildLoad2(g->b, g->ptr, slot, "");
+    LLVMBuildCondBr(g->b, coro_call(g, m, "llvm.coro.done", h), next, visit);
+    LLVMPositionBuilderAtEnd(g->b, visit);
+    LLVMValueRef go =
+        LLVMBuildOr(g->b, LLVMBuildLoad2(g->b, i1, release, ""), at_yield(g, m, h), "");
+    LLVMBuildCondBr(g->b, go, resume, settled);
+    LLVMPositionBuilderAtEnd(g->b, resume);
+    coro_call(g, m, "llvm.coro.resume", h);
+    LLVMBuildBr(g->b, settled);
+    LLVMPositionBuilderAtEnd(g->b, settled);
+    LLVMBuildCondBr(g->b, coro_call(g, m, "llvm.coro.done", h), next, running);
+    LLVMPositionBuilderAtEnd(g->b, running);
+    LLVMBuildStore(g->b, yes, live);
+    LLVMValueRef y =
+        LLVMBuildOr(g->b, LLVMBuildLoad2(g->b, i1, yielding, ""), at_yield(g, m, h), "");
+    LLVMBuildStore(g->b, y, yielding);
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, next);
+    loop_end(g, &each, 1);
+    LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(g->ctx, fn, "again");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, fn, "finished");
+    LLVMBuildCondBr(g->b, LLVMBuildLoad2(g->b, i1, live, ""), again, done);
+    LLVMPositionBuilderAtEnd(g->b, again);
+    LLVMBuildStore(g->b, LLVMBuildNot(g->b, LLVMBuildLoad2(g->b, i1, yielding, ""), ""), release);
+    LLVMBuildBr(g->b, round);
+    LLVMPositionBuilderAtEnd(g->b, done);
+}
+
 LLVMValueRef lanes_emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
                                  const struct lanes_kernel_info *k,
                                  const struct lanes_specialization *spec, bool coroutine,
-                                 const char *name)
+                                 bool yields, const char *name)
 {
     struct gen g = {.ctx = LLVMGetModuleContext(m)};
     g.b = LLVMCreateBuilderInContext(g.ctx);
@@ -160,6 +228,10 @@ LLVMValueRef lanes_emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     }
     LLVMValueRef handles =
         coroutine ? LLVMBuildArrayAlloca(g.b, g.ptr, LLVMConstInt(g.i64, sgs, 0), "handles") : NULL;
+    LLVMValueRef flags[3] = {NULL, NULL, NULL}; /* the yield rounds' (memory: mem2reg's work) */
+    if (coroutine && yields)
+        for (unsigned f = 0; f < 3; f++)
+            flags[f] = LLVMBuildAlloca(g.b, LLVMInt1TypeInContext(g.ctx), "");
     LLVMValueRef call, index;
     struct loop loops[3];
     unsigned nloops;
@@ -204,7 +276,9 @@ LLVMValueRef lanes_emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
     loop_end(&g, &loops[0], nloops == 3 ? w : 1);
     for (unsigned d = 1; d < nloops; d++)
         loop_end(&g, &loops[d], 1);
-    if (coroutine)
+    if (coroutine && yields)
+        emit_yield_rounds(&g, m, fn, handles, count, flags);
+    else if (coroutine)
         emit_resume_rounds(&g, m, fn, handles, count);
     LLVMBuildRetVoid(g.b);
     LLVMDisposeBuilder(g.b);

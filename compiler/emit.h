@@ -14,11 +14,12 @@
  * it unpacks the argument block once, then runs every sub-group of the
  * work-group, walking it `spec->width` lanes at a time (several sub-groups
  * when they run as one vector); `coroutine` when sg returns a coroutine
- * handle (compiler/coroutine.c). Returns the launcher.
+ * handle (compiler/coroutine.c), `yields` when it also suspends at yield
+ * points and says in its promise where it is. Returns the launcher.
  */
 LLVMValueRef lanes_emit_launcher(LLVMModuleRef m, LLVMValueRef sg,
                                  const struct lanes_kernel_info *k,
                                  const struct lanes_specialization *spec, bool coroutine,
-                                 const char *name);
+                                 bool yields, const char *name);
 
 #endif

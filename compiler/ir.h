@@ -39,6 +39,21 @@ LLVMValueRef lanes_sg_param(LLVMValueRef sg, enum lanes_sg_param p);
  */
 #define LANES_LANE_FUNCTION "__lanes.lane"
 
+/*
+ * A yield point of a sub-group function (compiler/yield.c): a void call the
+ * vectorizer keeps as one call for the sub-group, where the sub-group lets
+ * the others of its work-group run (compiler/coroutine.c).
+ */
+#define LANES_YIELD_FUNCTION "__lanes.yield"
+
+/*
+ * A coroutine sub-group function with yield points keeps in its promise (an
+ * i32 of alignment LANES_PROMISE_ALIGN, llvm.coro.promise) where it is
+ * suspended: at a yield, or at a barrier, which it must not pass before
+ * every sub-group of its work-group has reached it (compiler/emit.c).
+ */
+enum { LANES_AT_BARRIER = 0, LANES_AT_YIELD = 1, LANES_PROMISE_ALIGN = 4 };
+
 /* A call of LANES_LANE_FUNCTION built with `b` in the module of `sg`. */
 LLVMValueRef lanes_build_lane(LLVMBuilderRef b, LLVMValueRef sg);
 

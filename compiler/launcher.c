@@ -63,7 +63,7 @@ static void launcher_key(const struct lanes_program_module *module,
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
     unsigned interleave = lanes_interleave_setting();
-    const void *parts[] = {"launcher-7",    digest,       k->name,    spec->local_size,
+    const void *parts[] = {"launcher-8",    digest,       k->name,    spec->local_size,
                            &spec->work_dim, &spec->width, group,      &spec->small_ids,
                            &spec->dynamic,  &spec->rows,  &interleave};
     const size_t sizes[] = {10,

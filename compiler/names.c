@@ -69,6 +69,14 @@ bool lanes_is_barrier(LLVMValueRef i)
     return name && lanes_name_lookup(name, length) == LANES_NAME_BARRIER;
 }
 
+bool lanes_is_yield(LLVMValueRef i)
+{
+    size_t length;
+    const char *name = lanes_called_name(i, &length);
+    return name && length == sizeof LANES_YIELD_FUNCTION - 1 &&
+           memcmp(name, LANES_YIELD_FUNCTION, length) == 0;
+}
+
 const char *lanes_mangled_identifier(const char *name, size_t length, size_t *n)
 {
     if (length < 3 || name[0] != '_' || name[1] != 'Z')

@@ -53,6 +53,9 @@ enum lanes_name lanes_name_lookup(const char *name, size_t length);
 /* True when instruction `i` is a call of a work-group barrier. */
 bool lanes_is_barrier(LLVMValueRef i);
 
+/* True when instruction `i` is a yield point (LANES_YIELD_FUNCTION, compiler/yield.c). */
+bool lanes_is_yield(LLVMValueRef i);
+
 /*
  * The identifier of an Itanium-mangled name (`sin` of `_Z3sinDv4_f`) and
  * its length in *n, or NULL when `name` is not mangled.

@@ -23,9 +23,19 @@ void lanes_lower_workitem(LLVMValueRef sg, const struct lanes_specialization *sp
  */
 bool lanes_lower_printf(LLVMValueRef sg);
 
-/* Turns `sg` (returning ptr) into a coroutine that suspends at each barrier (compiler/coroutine.c).
+/*
+ * Turns `sg` (returning ptr) into a coroutine that suspends at each barrier
+ * and at every YIELD_PERIOD-th yield point (compiler/coroutine.c); with
+ * `yields`, it tells the launcher in its promise (abi.h) which it is at.
  */
-void lanes_make_coroutine(LLVMValueRef sg);
+void lanes_make_coroutine(LLVMValueRef sg, bool yields);
+
+/*
+ * How many back edges of `fn` close a loop that performs an atomic or a
+ * volatile access (compiler/yield.c); with `insert`, each of them gets a
+ * yield point (LANES_YIELD_FUNCTION, compiler/ir.h).
+ */
+unsigned lanes_spin_loops(LLVMValueRef fn, bool insert);
 
 /*
  * Lowers to_global, to_local, to_private and get_fence in `sg` to their

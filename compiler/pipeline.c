@@ -279,7 +279,8 @@ static enum outcome emit(struct state *s)
 {
     struct lanes_specialization walk = *s->spec;
     walk.width = s->sg.vector_width;
-    s->launcher = lanes_emit_launcher(s->m, s->sg.sg, s->k, &walk, s->sg.coroutine, "lanes.launch");
+    s->launcher = lanes_emit_launcher(s->m, s->sg.sg, s->k, &walk, s->sg.coroutine, s->sg.yields,
+                                      "lanes.launch");
     return GO_ON;
 }
 

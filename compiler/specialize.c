@@ -119,6 +119,48 @@ static LLVMValueRef move_into_sg(LLVMModuleRef m, LLVMValueRef kernel, LLVMTypeR
     return sg;
 }
 
+/*
+ * `sg`, a coroutine-to-be, as a function returning void (taking its name,
+ * blocks and attributes): it turned out to have no barrier and no yield.
+ */
+static LLVMValueRef return_void(LLVMModuleRef m, LLVMValueRef sg)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned n = LLVMCountParams(sg);
+    LLVMTypeRef params[n];
+    for (unsigned i = 0; i < n; i++)
+        params[i] = LLVMTypeOf(LLVMGetParam(sg, i));
+    size_t len;
+    char *name = strdup(LLVMGetValueName2(sg, &len));
+    LLVMValueRef f =
+        LLVMAddFunction(m, "", LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, n, 0));
+    LLVMSetLinkage(f, LLVMGetLinkage(sg));
+    copy_param_attrs(sg, (unsigned)LLVMAttributeFunctionIndex, f,
+                     (unsigned)LLVMAttributeFunctionIndex);
+    for (unsigned i = 0; i < n; i++) {
+        copy_param_attrs(sg, i + 1, f, i + 1);
+        LLVMReplaceAllUsesWith(LLVMGetParam(sg, i), LLVMGetParam(f, i));
+    }
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    while (LLVMGetFirstBasicBlock(sg)) {
+        LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(sg);
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(f, bb);
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t && LLVMIsAReturnInst(t)) {
+            LLVMPositionBuilderBefore(b, t);
+            LLVMBuildRetVoid(b);
+            LLVMInstructionEraseFromParent(t);
+        }
+    }
+    LLVMDisposeBuilder(b);
+    LLVMDeleteFunction(sg);
+    if (name)
+        LLVMSetValueName2(f, name, strlen(name));
+    free(name);
+    return f;
+}
+
 /* The instruction before which a use in `user` can be computed. */
 static LLVMValueRef insertion_point(LLVMValueRef user, LLVMValueRef used)
 {
@@ -535,7 +577,13 @@ int lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel, const struct lanes_sp
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
-    out->coroutine = has_barrier(kernel) && (spec->dynamic || items > spec->width);
+    /*
+     * Sub-groups that may wait on each other (independent forward progress,
+     * compiler/yield.c) suspend in their loops of atomic or volatile accesses.
+     */
+    bool several = spec->dynamic || items > spec->width;
+    bool spins = several && lanes_spin_loops(kernel, false) > 0;
+    out->coroutine = several && (spins || has_barrier(kernel));
     out->aware = spec->width > 1 && sub_group_aware(kernel);
     LLVMValueRef sg = move_into_sg(
         m, kernel, out->coroutine ? LLVMPointerTypeInContext(ctx, 0) : LLVMVoidTypeInContext(ctx));
@@ -566,6 +614,17 @@ int lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel, const struct lanes_sp
     /* After clean_up's SROA: a pointer passed to an inlined function is no longer in memory. */
     if (rc == 0 && spec->width > 1)
         lanes_localize_atomics(sg);
+    /*
+     * After clean_up (SROA shows what a loop's conditions read, unrolling
+     * removes loops): with no yield and no barrier, no coroutine after all.
+     */
+    if (rc == 0 && spins) {
+        out->yields = lanes_spin_loops(sg, true) > 0;
+        if (!out->yields && !has_barrier(sg)) {
+            out->sg = sg = return_void(m, sg);
+            out->coroutine = false;
+        }
+    }
     free(name);
     return rc;
 }
@@ -576,7 +635,8 @@ int lanes_specialize_vectorize(struct lanes_specialized *s, const struct lanes_s
     /* Latency-bound kernels: several sub-groups as one vector (compiler/interleave.c). */
     struct lanes_specialization wide = *spec;
     const char *items = NULL;
-    wide.width *= lanes_interleave(s->sg, spec, s->aware, &items);
+    /* Sub-groups that progress apart cannot share a vector. */
+    wide.width *= lanes_interleave(s->sg, spec, s->aware || s->yields, &items);
     s->vector_width = wide.width;
     if (items) {
         /* Not a refusal but a choice; it takes the same road to width 1 (launcher.c). */
@@ -598,5 +658,5 @@ void lanes_specialize_lower(struct lanes_specialized *s, const struct lanes_spec
     if (!s->coroutine && spec->width > 1)
         lower_fences(s->sg, false);
     if (s->coroutine)
-        lanes_make_coroutine(s->sg);
+        lanes_make_coroutine(s->sg, s->yields);
 }

@@ -14,12 +14,13 @@
 struct lanes_specialized {
     LLVMValueRef sg; /* the sub-group function (enum lanes_sg_param, compiler/ir.h) */
     /*
-     * The kernel has barriers and a work-group holds several sub-groups:
-     * lanes_specialize_lower makes sg a coroutine returning its handle
-     * (compiler/coroutine.c).
+     * The kernel has barriers, or loops of atomic or volatile accesses, and
+     * a work-group holds several sub-groups: lanes_specialize_lower makes sg
+     * a coroutine returning its handle (compiler/coroutine.c).
      */
     bool coroutine;
-    bool aware;            /* it calls sub-group functions: it sees its width */
+    bool yields; /* sg has yield points (compiler/yield.c): its sub-groups progress apart */
+    bool aware;  /* it calls sub-group functions: it sees its width */
     uint32_t vector_width; /* lanes a vector: W, or k * W when k sub-groups run as one */
     bool refused;          /* the vectorizer cannot take it (or chose width 1): it runs at 1 */
 };

@@ -151,10 +151,11 @@ static bool bool_query(cl_device_id d, cl_device_info name, cl_bool *v)
     /* __opencl_c_work_group_collective_functions (builtins/workgroup/). */
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     /* __opencl_c_generic_address_space (compiler/generic.c). */
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: *v = CL_TRUE; return true;
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    /* cl_khr_subgroups: sub-groups yield in their loops of atomics (compiler/yield.c). */
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: *v = CL_TRUE; return true;
     case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_LUID_VALID_KHR: *v = CL_FALSE; return true;
     }

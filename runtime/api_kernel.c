@@ -484,11 +484,24 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
                           param_value_size, param_value, param_value_size_ret);
 }
 
+/*
+ * cl_khr_subgroups' entry: its two queries, and cl_intel_required_subgroup_size's,
+ * which that extension also accepts here; the queries OpenCL 2.1 added are
+ * clGetKernelSubGroupInfo's only.
+ */
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     cl_kernel in_kernel, cl_device_id in_device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value,
     size_t *param_value_size_ret)
 {
+    LANES_CHECK(lanes_kernel_valid(in_kernel), CL_INVALID_KERNEL, "not a live kernel");
+    cl_context c = in_kernel->program->context;
+    LANES_CHECK(in_device ? lanes_context_has_device(c, in_device) : c->num_devices == 1,
+                CL_INVALID_DEVICE, "device is not the kernel's, or NULL with several devices");
+    LANES_CHECK(param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR ||
+                    param_name == CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR ||
+                    param_name == CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL,
+                CL_INVALID_VALUE, "not a query of cl_khr_subgroups");
     return sub_group_info(in_kernel, in_device, param_name, input_value_size, input_value,
                           param_value_size, param_value, param_value_size_ret);
 }

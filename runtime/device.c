@@ -63,11 +63,13 @@ static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(0, 0, 0), "cl_intel_required_subgroup_size"},
     {CL_MAKE_VERSION(0, 0, 0), "cl_intel_subgroup_buffer_prefetch"},
     /*
-     * Not cl_khr_subgroups: that extension promises that the sub-groups of a
-     * work-group make independent forward progress (the CTS's ifp_ext
-     * checks it), and Lanes runs them in turns. Sub-groups are offered as
-     * OpenCL 3.0's optional feature instead (__opencl_c_subgroups below).
+     * cl_khr_subgroups: the sub-group functions, clGetKernelSubGroupInfoKHR
+     * (runtime/api_kernel.c) and independent forward progress between the
+     * sub-groups of a work-group, which run in turns on one worker: a
+     * sub-group yields in its loops of atomic or volatile accesses
+     * (compiler/yield.c; tests/api/test_forward_progress.c, CTS test_subgroups).
      */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
 };
 
 /* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
@@ -102,8 +104,8 @@ static const cl_name_version opencl_c_features[] = {
      */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
     /*
-     * Sub-groups without independent forward progress (builtins/subgroup/,
-     * kernels-tests/test_subgroups.c, CTS test_subgroups).
+     * Sub-groups, with independent forward progress as cl_khr_subgroups
+     * (builtins/subgroup/, kernels-tests/test_subgroups.c, CTS test_subgroups).
      */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
 };

@@ -180,7 +180,7 @@ static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
         LLVMValueRef x = LLVMGetOperand(i, 0);
         return vz_shape_of(v, x).kind == VZ_UNIFORM ? vz_scalar(v, x) : vz_any(v, vz_vector(v, x));
     }
-    if (lanes_is_barrier(i))
+    if (lanes_is_barrier(i) || lanes_is_yield(i))
         return vz_clone_with(v, i, NULL); /* once for the sub-group */
     if (LLVMGetIntrinsicID(f) && elementwise_intrinsic(name) && other_operands_uniform(v, i))
         return widen_intrinsic(v, i, f);

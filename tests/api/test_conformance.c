@@ -239,6 +239,31 @@ static void sub_group_info(void **state)
                                              sizeof one, one, sizeof direct, &direct, NULL),
                      CL_SUCCESS);
     assert_int_equal(viakhr, direct);
+    assert_int_equal(khr(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof one, one,
+                         sizeof viakhr, &viakhr, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                             sizeof one, one, sizeof direct, &direct, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(viakhr, direct);
+    /* Its errors, in the extension's order; OpenCL 2.1's queries are not the extension's. */
+    assert_int_equal(khr(NULL, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof one, one,
+                         sizeof sz, &sz, NULL),
+                     CL_INVALID_KERNEL);
+    assert_int_equal(khr(k, (cl_device_id)k, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof one,
+                         one, sizeof sz, &sz, NULL),
+                     CL_INVALID_DEVICE);
+    assert_int_equal(khr(k, NULL, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof one, one,
+                         sizeof sz, &sz, NULL),
+                     CL_SUCCESS); /* NULL: the context's one device */
+    assert_int_equal(khr(k, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
+                     CL_INVALID_VALUE);
+    assert_int_equal(
+        khr(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, 0, NULL, sizeof sz, &sz, NULL),
+        CL_INVALID_VALUE); /* no local size */
+    assert_int_equal(
+        khr(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof one, one, 1, &sz, NULL),
+        CL_INVALID_VALUE); /* param_value too small */
     clReleaseKernel(k);
 }
 

@@ -385,16 +385,17 @@ static void capability_lists(void **state)
         assert_int_equal(err, CL_INVALID_VALUE);
     }
     /*
-     * Sub-groups as OpenCL 3.0's optional feature, not as cl_khr_subgroups,
-     * whose sub-groups make independent forward progress (Lanes' do not).
+     * Sub-groups as OpenCL 3.0's optional feature and as cl_khr_subgroups,
+     * whose sub-groups make independent forward progress
+     * (tests/api/test_forward_progress.c).
      */
-    assert_false(lanes_test_has_word(ext, "cl_khr_subgroups"));
+    assert_true(lanes_test_has_word(ext, "cl_khr_subgroups"));
     size_t max_wg;
     GET(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, max_wg);
     assert_true(max_sg >= 1 && max_sg <= max_wg);
     cl_bool ifp;
     GET(dev, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, ifp);
-    assert_false(ifp);
+    assert_true(ifp);
     cl_bool images;
     GET(dev, CL_DEVICE_IMAGE_SUPPORT, images);
     assert_false(images);
