@@ -13,6 +13,11 @@ bool lanes_mem_is_buffer(cl_mem m)
     return lanes_mem_valid(m) && m->type == CL_MEM_OBJECT_BUFFER;
 }
 
+bool lanes_mem_is_image(cl_mem m)
+{
+    return lanes_mem_valid(m) && m->type != CL_MEM_OBJECT_BUFFER;
+}
+
 enum { HUGE_PAGE = 2 << 20 };
 
 /*
@@ -113,6 +118,47 @@ cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin,
         m->host_ptr = (char *)parent->host_ptr + origin;
     lanes_mem_keep(parent);
     lanes_context_retain(m->context);
+    return m;
+}
+
+cl_mem lanes_image_create(cl_context context, cl_mem_flags flags, const struct lanes_image *image,
+                          size_t size, void *host_ptr, const size_t host_pitch[2],
+                          const cl_mem_properties *props, size_t num_props, cl_int *err)
+{
+    cl_mem buffer = image->desc.buffer;
+    /* An image made from a buffer (or a 1D image buffer) is a view of its memory. */
+    cl_mem m =
+        buffer ? lanes_sub_buffer_create(buffer, flags, 0, size)
+               : lanes_buffer_create(context, flags & ~CL_MEM_COPY_HOST_PTR, size,
+                                     flags & CL_MEM_USE_HOST_PTR ? host_ptr : NULL, NULL, 0, err);
+    if (!m) {
+        if (buffer)
+            *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    m->flags = flags;
+    m->type = image->desc.image_type;
+    m->image = *image;
+    if (num_props) {
+        m->props = malloc(num_props * sizeof *m->props);
+        if (!m->props) {
+            lanes_mem_release(m);
+            *err = CL_OUT_OF_HOST_MEMORY;
+            return NULL;
+        }
+        memcpy(m->props, props, num_props * sizeof *m->props);
+        m->num_props = num_props;
+    }
+    if ((flags & CL_MEM_COPY_HOST_PTR) && !buffer) {
+        /* The host's rows, in its pitches, to the image's. */
+        const size_t *d = image->dims, *p = image->pitch;
+        size_t row = d[0] * image->elem_size;
+        for (size_t z = 0; z < d[2]; z++)
+            for (size_t y = 0; y < d[1]; y++)
+                memcpy(m->base + z * p[1] + y * p[0],
+                       (const char *)host_ptr + z * host_pitch[1] + y * host_pitch[0], row);
+    }
+    *err = CL_SUCCESS;
     return m;
 }
 

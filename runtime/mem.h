@@ -29,6 +29,20 @@ struct lanes_mem_destructor_cb {
     void *user_data;
 };
 
+/*
+ * What an image adds to a memory object. Every image type is seen as a box
+ * of texels dims[0] x dims[1] x dims[2], rows and layers alike: a 1D array's
+ * layers are its rows (dims[1], pitch[0] its slice pitch), a 2D array's its
+ * slices. pitch[0] and pitch[1] are the byte strides of dims 1 and 2.
+ */
+struct lanes_image {
+    cl_image_format format;
+    cl_image_desc desc; /* as resolved: pitches filled in, buffer the associated object */
+    size_t elem_size;
+    size_t dims[3];
+    size_t pitch[2];
+};
+
 /* A region handed out by clEnqueueMapBuffer and not unmapped yet. */
 struct lanes_mem_map {
     struct lanes_mem_map *next;
@@ -48,7 +62,7 @@ struct _cl_mem {
     char *base;     /* byte 0 of this object */
     void *alloc;    /* what this object allocated, freed with it */
     bool uses_svm;  /* CL_MEM_USES_SVM_POINTER: USE_HOST_PTR on a clSVMAlloc pointer */
-    cl_mem parent;  /* a sub-buffer's buffer */
+    cl_mem parent;  /* a sub-buffer's buffer, or the buffer an image was made from */
     size_t offset;  /* a sub-buffer's origin in its buffer */
     /* The properties as given to clCreateBufferWithProperties, with their 0. */
     cl_mem_properties *props;
@@ -57,6 +71,7 @@ struct _cl_mem {
     struct lanes_mem_destructor_cb *destructors; /* newest first */
     struct lanes_mem_map *maps;
     cl_uint map_count;
+    struct lanes_image image; /* images only */
 };
 LANES_OBJECT_FIRST(struct _cl_mem);
 
@@ -81,9 +96,22 @@ static inline cl_mem lanes_mem_root(cl_mem m)
     return m->parent ? m->parent : m;
 }
 
+/* True when `m` is a live image. */
+bool lanes_mem_is_image(cl_mem m);
+
 /* Creates a buffer from validated arguments; sets *err on failure. */
 cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
                            const cl_mem_properties *props, size_t num_props, cl_int *err);
+
+/*
+ * Creates an image from validated arguments: its own storage, the
+ * application's (USE_HOST_PTR, `image` then has the host's pitches) or the
+ * memory of image->desc.buffer. COPY_HOST_PTR copies from `host_ptr` laid
+ * out in `host_pitch`. Sets *err on failure.
+ */
+cl_mem lanes_image_create(cl_context context, cl_mem_flags flags, const struct lanes_image *image,
+                          size_t size, void *host_ptr, const size_t host_pitch[2],
+                          const cl_mem_properties *props, size_t num_props, cl_int *err);
 
 /* Creates a sub-buffer from validated arguments; NULL when out of memory. */
 cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
