@@ -277,8 +277,6 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
                     "host_ptr without USE_HOST_PTR or COPY_HOST_PTR");
     LANES_CHECK_OBJ(!host_ptr || !buffer, CL_INVALID_HOST_PTR, errcode_ret,
                     "host_ptr with an image made from a buffer");
-    LANES_CHECK_OBJ(lanes_image_format_supported(t, flags, format), CL_IMAGE_FORMAT_NOT_SUPPORTED,
-                    errcode_ret, "format not supported for this image type and these flags");
     if (buffer) {
         /* Access and host flags not given are the buffer's; USE/ALLOC/COPY always are. */
         cl_mem_flags p = buffer->flags;
@@ -289,6 +287,9 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
             flags |= p & LANES_MEM_HOST_FLAGS;
         img.desc.buffer = buffer;
     }
+    /* Judged on the flags the image has, a buffer's access flags included. */
+    LANES_CHECK_OBJ(lanes_image_format_supported(t, flags, format), CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                    errcode_ret, "format not supported for this image type and these flags");
     if (flags & CL_MEM_USE_HOST_PTR && !buffer) {
         use_host_pitches(&img, host_pitch, &size);
         img.desc.image_row_pitch =

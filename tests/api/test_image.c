@@ -974,6 +974,9 @@ static void from_buffers(void **state)
                      CL_SUCCESS);
     for (size_t y = 0; y < H; y++)
         assert_memory_equal(out + y * W * 4, bytes + y * ROW, W * 4);
+    /* sRGBA needs an image kernels only read: the buffer's READ_ONLY counts. */
+    const cl_image_format srgba = {CL_sRGBA, CL_UNORM_INT8};
+    assert_int_equal(create_err(f->ctx, 0, &srgba, &d, NULL), CL_SUCCESS);
     /* The buffer outlives its release while the image holds it. */
     clReleaseMemObject(b);
     assert_int_equal(clEnqueueCopyImage(f->q, m, dst, zero, zero, all, 0, NULL, NULL), CL_SUCCESS);
