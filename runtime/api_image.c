@@ -462,14 +462,6 @@ static size_t box_start(cl_mem image, const size_t *origin)
     return origin[0] * img->elem_size + origin[1] * img->pitch[0] + origin[2] * img->pitch[1];
 }
 
-/* The bytes after box_start a box spans in the image. */
-static size_t box_span(cl_mem image, const size_t *region)
-{
-    const struct lanes_image *img = &image->image;
-    return (region[2] - 1) * img->pitch[1] + (region[1] - 1) * img->pitch[0] +
-           region[0] * img->elem_size;
-}
-
 static cl_event command(cl_command_queue q, cl_command_type type, lanes_command_fn run, cl_mem a,
                         cl_mem b)
 {
@@ -734,8 +726,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
     void *ptr = (char *)lanes_mem_address(image) + start;
     cl_event cmd = command(q, CL_COMMAND_MAP_IMAGE, NULL, image, NULL);
     LANES_CHECK_OBJ(cmd, CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the command");
-    /* Overlap between maps for writing is judged on the bytes the boxes span. */
-    err = lanes_mem_map_add(image, ptr, start, box_span(image, region), map_flags);
+    /* Maps for writing overlap when their boxes share a texel. */
+    err = lanes_mem_map_add_box(image, ptr, origin, region, map_flags);
     if (err != CL_SUCCESS) {
         lanes_command_discard(cmd);
         LANES_CHECK_OBJ(false, err, errcode_ret,

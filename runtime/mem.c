@@ -216,19 +216,25 @@ cl_int lanes_mem_add_destructor(cl_mem m, lanes_mem_destructor fn, void *user_da
     return CL_SUCCESS;
 }
 
-cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags)
+/* True when two recorded mappings share a byte, or a texel for two of an image. */
+static bool maps_overlap(const struct lanes_mem_map *a, const struct lanes_mem_map *b)
 {
-    struct lanes_mem_map *map = malloc(sizeof *map);
-    if (!map)
-        return CL_OUT_OF_HOST_MEMORY;
-    map->ptr = ptr;
-    map->offset = offset;
-    map->size = size;
-    map->flags = flags;
+    if (a->boxed && b->boxed) {
+        for (int i = 0; i < 3; i++)
+            if (a->box[0][i] + a->box[1][i] <= b->box[0][i] ||
+                b->box[0][i] + b->box[1][i] <= a->box[0][i])
+                return false;
+        return true;
+    }
+    return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+}
+
+static cl_int map_insert(cl_mem m, struct lanes_mem_map *map)
+{
     const cl_map_flags writes = CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     pthread_mutex_lock(&m->lock);
-    for (struct lanes_mem_map *o = m->maps; (flags & writes) && o; o = o->next) {
-        if ((o->flags & writes) && o->offset < offset + size && offset < o->offset + o->size) {
+    for (struct lanes_mem_map *o = m->maps; (map->flags & writes) && o; o = o->next) {
+        if ((o->flags & writes) && maps_overlap(o, map)) {
             pthread_mutex_unlock(&m->lock);
             free(map);
             return CL_INVALID_OPERATION;
@@ -239,6 +245,34 @@ cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map
     m->map_count++;
     pthread_mutex_unlock(&m->lock);
     return CL_SUCCESS;
+}
+
+cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags)
+{
+    struct lanes_mem_map *map = calloc(1, sizeof *map);
+    if (!map)
+        return CL_OUT_OF_HOST_MEMORY;
+    map->ptr = ptr;
+    map->offset = offset;
+    map->size = size;
+    map->flags = flags;
+    return map_insert(m, map);
+}
+
+cl_int lanes_mem_map_add_box(cl_mem m, void *ptr, const size_t origin[3], const size_t region[3],
+                             cl_map_flags flags)
+{
+    struct lanes_mem_map *map = calloc(1, sizeof *map);
+    if (!map)
+        return CL_OUT_OF_HOST_MEMORY;
+    map->ptr = ptr;
+    map->flags = flags;
+    map->boxed = true;
+    for (int i = 0; i < 3; i++) {
+        map->box[0][i] = origin[i];
+        map->box[1][i] = region[i];
+    }
+    return map_insert(m, map);
 }
 
 bool lanes_mem_map_remove(cl_mem m, void *ptr)

@@ -49,6 +49,8 @@ struct lanes_mem_map {
     void *ptr;
     size_t offset, size;
     cl_map_flags flags;
+    bool boxed;       /* an image's: the box of texels below, not the bytes above */
+    size_t box[2][3]; /* origin, region */
 };
 
 struct _cl_mem {
@@ -131,6 +133,10 @@ cl_int lanes_mem_add_destructor(cl_mem m, lanes_mem_destructor fn, void *user_da
  * and another mapping of `m` for writing overlap, CL_OUT_OF_HOST_MEMORY.
  */
 cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags);
+
+/* The same for a box of an image's texels, which overlaps others by its texels. */
+cl_int lanes_mem_map_add_box(cl_mem m, void *ptr, const size_t origin[3], const size_t region[3],
+                             cl_map_flags flags);
 
 /* True when `ptr` is a mapping of `m` not unmapped yet. */
 bool lanes_mem_is_mapped(cl_mem m, void *ptr);
