@@ -595,7 +595,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queu
 
 /*
  * Checks the buffer side of an image-buffer copy: a live buffer of the
- * queue's context, not the one the image views, holding the packed box.
+ * queue's context, not the one a 1D image buffer views, holding the packed
+ * box.
  */
 static cl_int check_buffer_side(cl_command_queue q, cl_mem image, cl_mem buffer, size_t offset,
                                 const size_t *region, size_t pitch[2])
@@ -603,8 +604,8 @@ static cl_int check_buffer_side(cl_command_queue q, cl_mem image, cl_mem buffer,
     LANES_CHECK(lanes_mem_is_buffer(buffer), CL_INVALID_MEM_OBJECT, "not a live buffer");
     LANES_CHECK(buffer->context == q->context, CL_INVALID_CONTEXT,
                 "the buffer belongs to another context");
-    LANES_CHECK(image->image.desc.buffer != buffer, CL_INVALID_MEM_OBJECT,
-                "the image was made from this buffer");
+    LANES_CHECK(image->type != CL_MEM_OBJECT_IMAGE1D_BUFFER || image->image.desc.buffer != buffer,
+                CL_INVALID_MEM_OBJECT, "the image is a 1D image buffer made from this buffer");
     size_t row, slice, size;
     bool ok = mul(region[0], image->image.elem_size, &row) && mul(row, region[1], &slice) &&
               mul(slice, region[2], &size);

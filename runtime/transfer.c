@@ -57,8 +57,8 @@ static void rect_rows(void *ctx, size_t begin, size_t end)
         size_t y = i % r[1], z = i / r[1];
         char *dst = c->u.rect.dst + z * c->u.rect.dst_pitch[1] + y * c->u.rect.dst_pitch[0];
         const char *src = c->u.rect.src + z * c->u.rect.src_pitch[1] + y * c->u.rect.src_pitch[0];
-        if (dst != src)
-            memcpy(dst, src, r[0]);
+        if (dst != src) /* memmove: a 2D image may copy to the buffer it views */
+            memmove(dst, src, r[0]);
     }
 }
 

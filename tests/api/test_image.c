@@ -984,6 +984,10 @@ static void from_buffers(void **state)
     /* sRGBA needs an image kernels only read: the buffer's READ_ONLY counts. */
     const cl_image_format srgba = {CL_sRGBA, CL_UNORM_INT8};
     assert_int_equal(create_err(f->ctx, 0, &srgba, &d, NULL), CL_SUCCESS);
+    /* A 2D image may copy to the buffer it views (a 1D image buffer may not). */
+    const size_t two[3] = {2, 1, 1};
+    assert_int_equal(clEnqueueCopyImageToBuffer(f->q, m, b, zero, two, 0, 0, NULL, NULL),
+                     CL_SUCCESS);
     /* The buffer outlives its release while the image holds it. */
     clReleaseMemObject(b);
     assert_int_equal(clEnqueueCopyImage(f->q, m, dst, zero, zero, all, 0, NULL, NULL), CL_SUCCESS);
