@@ -48,8 +48,8 @@ static bool at_most_one(cl_mem_flags bits)
 static cl_int check_flags(cl_mem_flags flags, cl_mem_flags known)
 {
     LANES_CHECK(!(flags & ~known), CL_INVALID_VALUE, "unknown cl_mem_flags bits");
-    LANES_CHECK(at_most_one(flags & (LANES_MEM_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)),
-                CL_INVALID_VALUE, "more than one of READ_WRITE, WRITE_ONLY and READ_ONLY");
+    LANES_CHECK(at_most_one(flags & LANES_MEM_ACCESS_FLAGS), CL_INVALID_VALUE,
+                "more than one of READ_WRITE, WRITE_ONLY and READ_ONLY");
     LANES_CHECK(at_most_one(flags & LANES_MEM_HOST_FLAGS), CL_INVALID_VALUE,
                 "more than one of HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS");
     LANES_CHECK(!(flags & CL_MEM_USE_HOST_PTR) ||
