@@ -767,6 +767,30 @@ static void copies(void **state)
     clReleaseMemObject(d);
 }
 
+/* Transfers big enough to be split over the workers, rows at pitches that differ. */
+static void large_transfers(void **state)
+{
+    struct fixture *f = *state;
+    enum { W = 1024, H = 600 };
+    const cl_image_format rgba32f = {CL_RGBA, CL_FLOAT};
+    size_t n = (size_t)W * H * 16;
+    unsigned char *in = malloc(n), *out = malloc(n);
+    fill_bytes(in, n, 11);
+    cl_mem a = image(f->ctx, 0, &rgba32f, CL_MEM_OBJECT_IMAGE2D, W, H, 0, 0, NULL);
+    cl_mem b = image(f->ctx, 0, &rgba32f, CL_MEM_OBJECT_IMAGE2D, W + 8, H + 3, 0, 0, NULL);
+    const size_t zero[3] = {0, 0, 0}, all[3] = {W, H, 1}, at[3] = {8, 3, 0};
+    assert_int_equal(clEnqueueWriteImage(f->q, a, CL_FALSE, zero, all, 0, 0, in, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueCopyImage(f->q, a, b, zero, at, all, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadImage(f->q, b, CL_TRUE, at, all, 0, 0, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_memory_equal(out, in, n);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(in);
+    free(out);
+}
+
 /* One texel of a fill, read back. */
 static void fill_one(struct fixture *f, cl_channel_order order, cl_channel_type type,
                      const void *color, const void *expect, size_t elem)
@@ -1207,8 +1231,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(every_type),      cmocka_unit_test(creation_errors),
         cmocka_unit_test(host_pointers),   cmocka_unit_test(read_write_regions),
         cmocka_unit_test(transfer_errors), cmocka_unit_test(copies),
-        cmocka_unit_test(fills),           cmocka_unit_test(map_unmap),
-        cmocka_unit_test(from_buffers),    cmocka_unit_test(samplers),
+        cmocka_unit_test(large_transfers), cmocka_unit_test(fills),
+        cmocka_unit_test(map_unmap),       cmocka_unit_test(from_buffers),
+        cmocka_unit_test(samplers),
     };
     return cmocka_run_group_tests(tests, fixture_setup, fixture_teardown);
 }
