@@ -1028,6 +1028,16 @@ static void from_buffers(void **state)
     assert_int_equal(clGetMemObjectInfo(m1, CL_MEM_TYPE, sizeof t, &t, NULL), CL_SUCCESS);
     assert_int_equal(t, CL_MEM_OBJECT_IMAGE1D_BUFFER);
     assert_int_equal(image_size(m1, CL_IMAGE_WIDTH), 64);
+    assert_int_equal(
+        clGetMemObjectInfo(m1, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL),
+        CL_SUCCESS);
+    assert_ptr_equal(assoc, b1);
+    size_t offset = 1, msize = 0;
+    assert_int_equal(clGetMemObjectInfo(m1, CL_MEM_OFFSET, sizeof offset, &offset, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(offset, 0);
+    assert_int_equal(clGetMemObjectInfo(m1, CL_MEM_SIZE, sizeof msize, &msize, NULL), CL_SUCCESS);
+    assert_int_equal(msize, 256);
     const float c[4] = {2.5f, 0, 0, 0};
     const size_t r1[3] = {64, 1, 1};
     assert_int_equal(clEnqueueFillImage(f->q, m1, c, zero, r1, 0, NULL, NULL), CL_SUCCESS);
