@@ -43,7 +43,7 @@ struct lanes_image {
     size_t pitch[2];
 };
 
-/* A region handed out by clEnqueueMapBuffer and not unmapped yet. */
+/* A region handed out by clEnqueueMapBuffer or clEnqueueMapImage and not unmapped yet. */
 struct lanes_mem_map {
     struct lanes_mem_map *next;
     void *ptr;
