@@ -25,110 +25,6 @@
         return NULL;                                                                               \
     } while (0)
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                                const cl_image_format *image_format,
-                                                size_t image_width, size_t image_height,
-                                                size_t image_row_pitch, void *host_ptr,
-                                                cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                                const cl_image_format *image_format,
-                                                size_t image_width, size_t image_height,
-                                                size_t image_depth, size_t image_row_pitch,
-                                                size_t image_slice_pitch, void *host_ptr,
-                                                cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                               size_t param_value_size, void *param_value,
-                                               size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_MEM_OBJECT);
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_coords,
-                                                    cl_addressing_mode addressing_mode,
-                                                    cl_filter_mode filter_mode, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler sampler)
-{
-    NOT_YET(CL_INVALID_SAMPLER);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler)
-{
-    NOT_YET(CL_INVALID_SAMPLER);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name,
-                                                 size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret)
-{
-    NOT_YET(CL_INVALID_SAMPLER);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image,
-                                                   cl_bool blocking_read, const size_t *origin,
-                                                   const size_t *region, size_t row_pitch,
-                                                   size_t slice_pitch, void *ptr,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
-    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
-                                                   cl_mem dst_image, const size_t *src_origin,
-                                                   const size_t *dst_origin, const size_t *region,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
-    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
-                                                 cl_bool blocking_map, cl_map_flags map_flags,
-                                                 const size_t *origin, const size_t *region,
-                                                 size_t *image_row_pitch, size_t *image_slice_pitch,
-                                                 cl_uint num_events_in_wait_list,
-                                                 const cl_event *event_wait_list, cl_event *event,
-                                                 cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context, cl_mem_flags flags,
                                                      cl_GLuint bufobj, cl_int *errcode_ret)
 {
@@ -214,23 +110,6 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context,
     NOT_YET_OBJ(CL_INVALID_OPERATION);
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
-                                              const cl_image_format *image_format,
-                                              const cl_image_desc *image_desc, void *host_ptr,
-                                              cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
-                                                   const void *fill_color, const size_t *origin,
-                                                   const size_t *region,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list, cl_event *event)
-{
-    NOT_YET(CL_INVALID_OPERATION);
-}
-
 CL_API_ENTRY cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context, cl_mem_flags flags,
                                                       cl_GLenum target, cl_GLint miplevel,
                                                       cl_GLuint texture, cl_int *errcode_ret)
@@ -279,20 +158,4 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_na
                                               size_t *param_value_size_ret)
 {
     NOT_YET(CL_INVALID_MEM_OBJECT);
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
-                                                            const cl_mem_properties *properties,
-                                                            cl_mem_flags flags,
-                                                            const cl_image_format *image_format,
-                                                            const cl_image_desc *image_desc,
-                                                            void *host_ptr, cl_int *errcode_ret)
-{
-    NOT_YET_OBJ(CL_INVALID_OPERATION);
 }

@@ -98,13 +98,17 @@ static bool uint_query(cl_device_id d, cl_device_info name, cl_uint *v)
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: *v = d->native_width[LANES_HALF]; return true;
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: *v = m->clock_mhz; return true;
     case CL_DEVICE_ADDRESS_BITS: *v = 64; return true;
-    /* No images yet: every image limit is 0. */
+    /*
+     * Image limits are 0 when images are not supported (the specification's
+     * "0 otherwise"); with them, the minimums of a full profile device.
+     * Images from buffers: rows and base in whole texels (in pixels).
+     */
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: *v = d->images ? 128 : 0; return true;
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: *v = d->images ? 64 : 0; return true;
+    case CL_DEVICE_MAX_SAMPLERS: *v = d->images ? 16 : 0; return true;
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: *v = 0; return true;
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: *v = d->images ? 1 : 0; return true;
     /* Alignment of buffers, in bits: one cache line covers a long16. */
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: *v = 8 * 128; return true;
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: *v = 128; return true;
@@ -154,7 +158,7 @@ static bool bool_query(cl_device_id d, cl_device_info name, cl_bool *v)
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     /* cl_khr_subgroups: sub-groups yield in their loops of atomics (compiler/yield.c). */
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: *v = CL_TRUE; return true;
-    case CL_DEVICE_IMAGE_SUPPORT:
+    case CL_DEVICE_IMAGE_SUPPORT: *v = d->images ? CL_TRUE : CL_FALSE; return true;
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_LUID_VALID_KHR: *v = CL_FALSE; return true;
@@ -181,11 +185,15 @@ static cl_int size_query(cl_device_id d, cl_device_info name, struct lanes_info_
     case CL_DEVICE_PRINTF_BUFFER_SIZE: return LANES_INFO(out, size_t, LANES_PRINTF_BUFFER_SIZE);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+        return LANES_INFO(out, size_t, d->images ? d->image2d_max : 0);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+        return LANES_INFO(out, size_t, d->images ? d->image3d_max : 0);
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return LANES_INFO(out, size_t, 0);
+        return LANES_INFO(out, size_t, d->images ? d->image_max_buffer : 0);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+        return LANES_INFO(out, size_t, d->images ? d->image_max_array : 0);
     /*
      * Program-scope variables (__opencl_c_program_scope_global_variables) live
      * in ordinary host memory, a block per program: no storage is faster than

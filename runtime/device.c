@@ -9,6 +9,7 @@
 #include "../compiler/host.h"
 #include "../compiler/width.h"
 #include "exec/exec.h"
+#include "env.h"
 #include "machine.h"
 
 #include <stdio.h>
@@ -149,6 +150,37 @@ static void set_vector_widths(cl_device_id dev, unsigned vector_bytes)
     dev->native_width[LANES_HALF] = dev->preferred_width[LANES_HALF] = 0;
 }
 
+/* The largest power of two p with p^n <= x, for x >= 1. */
+static size_t pow2_root(cl_ulong x, int n)
+{
+    size_t p = 1;
+    for (;;) {
+        cl_ulong q = 1;
+        for (int i = 0; i < n; i++)
+            q *= (cl_ulong)p * 2;
+        if (q > x || p >= ((size_t)1 << 20))
+            return p;
+        p *= 2;
+    }
+}
+
+/*
+ * Image sizes the memory can hold: a square 2D image or a cubic 3D image
+ * of the widest texels (16 bytes) fits in one allocation, a 1D image
+ * buffer as many of those texels as an allocation holds; never below the
+ * specification's minimums (16384, 2048, 65536 and 2048).
+ */
+static void set_image_limits(cl_device_id dev)
+{
+    cl_ulong texels = dev->max_alloc_size / 16;
+    size_t side2 = pow2_root(texels, 2), side3 = pow2_root(texels, 3);
+    dev->image2d_max = side2 < 16384 ? 16384 : side2 > 65536 ? 65536 : side2;
+    dev->image3d_max = side3 < 2048 ? 2048 : side3 > 16384 ? 16384 : side3;
+    dev->image_max_buffer = texels < 65536 ? 65536 : (size_t)texels;
+    dev->image_max_array = 2048;
+    dev->images = lanes_env_flag("LANES_IMAGES");
+}
+
 void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
 {
     const struct lanes_machine *m = lanes_machine();
@@ -185,6 +217,7 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     if (dev->local_mem_size > LANES_MAX_LOCAL_MEM)
         dev->local_mem_size = LANES_MAX_LOCAL_MEM;
     dev->constant_buffer_size = 64u << 20;
+    set_image_limits(dev);
 
     set_vector_widths(dev, h->vector_bytes);
     dev->single_fp_config =

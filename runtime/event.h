@@ -59,6 +59,13 @@ struct lanes_command {
             unsigned char pattern[128];
         } fill;
         struct {
+            char *dst;
+            size_t region[3];    /* bytes, rows, slices */
+            size_t pitch[2];     /* row, slice */
+            size_t pattern_size; /* one texel, up to 16 bytes */
+            unsigned char pattern[16];
+        } fill_rect;
+        struct {
             void(CL_CALLBACK *fn)(void *);
             size_t num_mems;
             cl_mem *mems;    /* data; NULL entries allowed */

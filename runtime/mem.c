@@ -13,6 +13,11 @@ bool lanes_mem_is_buffer(cl_mem m)
     return lanes_mem_valid(m) && m->type == CL_MEM_OBJECT_BUFFER;
 }
 
+bool lanes_mem_is_image(cl_mem m)
+{
+    return lanes_mem_valid(m) && m->type != CL_MEM_OBJECT_BUFFER;
+}
+
 enum { HUGE_PAGE = 2 << 20 };
 
 /*
@@ -116,6 +121,47 @@ cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin,
     return m;
 }
 
+cl_mem lanes_image_create(cl_context context, cl_mem_flags flags, const struct lanes_image *image,
+                          size_t size, void *host_ptr, const size_t host_pitch[2],
+                          const cl_mem_properties *props, size_t num_props, cl_int *err)
+{
+    cl_mem buffer = image->desc.buffer;
+    /* An image made from a buffer (or a 1D image buffer) is a view of its memory. */
+    cl_mem m =
+        buffer ? lanes_sub_buffer_create(buffer, flags, 0, size)
+               : lanes_buffer_create(context, flags & ~CL_MEM_COPY_HOST_PTR, size,
+                                     flags & CL_MEM_USE_HOST_PTR ? host_ptr : NULL, NULL, 0, err);
+    if (!m) {
+        if (buffer)
+            *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    m->flags = flags;
+    m->type = image->desc.image_type;
+    m->image = *image;
+    if (num_props) {
+        m->props = malloc(num_props * sizeof *m->props);
+        if (!m->props) {
+            lanes_mem_release(m);
+            *err = CL_OUT_OF_HOST_MEMORY;
+            return NULL;
+        }
+        memcpy(m->props, props, num_props * sizeof *m->props);
+        m->num_props = num_props;
+    }
+    if ((flags & CL_MEM_COPY_HOST_PTR) && !buffer) {
+        /* The host's rows, in its pitches, to the image's. */
+        const size_t *d = image->dims, *p = image->pitch;
+        size_t row = d[0] * image->elem_size;
+        for (size_t z = 0; z < d[2]; z++)
+            for (size_t y = 0; y < d[1]; y++)
+                memcpy(m->base + z * p[1] + y * p[0],
+                       (const char *)host_ptr + z * host_pitch[1] + y * host_pitch[0], row);
+    }
+    *err = CL_SUCCESS;
+    return m;
+}
+
 void lanes_mem_keep(cl_mem m)
 {
     atomic_fetch_add_explicit(&m->keep, 1, memory_order_relaxed);
@@ -170,19 +216,25 @@ cl_int lanes_mem_add_destructor(cl_mem m, lanes_mem_destructor fn, void *user_da
     return CL_SUCCESS;
 }
 
-cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags)
+/* True when two recorded mappings share a byte, or a texel for two of an image. */
+static bool maps_overlap(const struct lanes_mem_map *a, const struct lanes_mem_map *b)
 {
-    struct lanes_mem_map *map = malloc(sizeof *map);
-    if (!map)
-        return CL_OUT_OF_HOST_MEMORY;
-    map->ptr = ptr;
-    map->offset = offset;
-    map->size = size;
-    map->flags = flags;
+    if (a->boxed && b->boxed) {
+        for (int i = 0; i < 3; i++)
+            if (a->box[0][i] + a->box[1][i] <= b->box[0][i] ||
+                b->box[0][i] + b->box[1][i] <= a->box[0][i])
+                return false;
+        return true;
+    }
+    return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+}
+
+static cl_int map_insert(cl_mem m, struct lanes_mem_map *map)
+{
     const cl_map_flags writes = CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     pthread_mutex_lock(&m->lock);
-    for (struct lanes_mem_map *o = m->maps; (flags & writes) && o; o = o->next) {
-        if ((o->flags & writes) && o->offset < offset + size && offset < o->offset + o->size) {
+    for (struct lanes_mem_map *o = m->maps; (map->flags & writes) && o; o = o->next) {
+        if ((o->flags & writes) && maps_overlap(o, map)) {
             pthread_mutex_unlock(&m->lock);
             free(map);
             return CL_INVALID_OPERATION;
@@ -193,6 +245,34 @@ cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map
     m->map_count++;
     pthread_mutex_unlock(&m->lock);
     return CL_SUCCESS;
+}
+
+cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags)
+{
+    struct lanes_mem_map *map = calloc(1, sizeof *map);
+    if (!map)
+        return CL_OUT_OF_HOST_MEMORY;
+    map->ptr = ptr;
+    map->offset = offset;
+    map->size = size;
+    map->flags = flags;
+    return map_insert(m, map);
+}
+
+cl_int lanes_mem_map_add_box(cl_mem m, void *ptr, const size_t origin[3], const size_t region[3],
+                             cl_map_flags flags)
+{
+    struct lanes_mem_map *map = calloc(1, sizeof *map);
+    if (!map)
+        return CL_OUT_OF_HOST_MEMORY;
+    map->ptr = ptr;
+    map->flags = flags;
+    map->boxed = true;
+    for (int i = 0; i < 3; i++) {
+        map->box[0][i] = origin[i];
+        map->box[1][i] = region[i];
+    }
+    return map_insert(m, map);
 }
 
 bool lanes_mem_map_remove(cl_mem m, void *ptr)

@@ -29,12 +29,28 @@ struct lanes_mem_destructor_cb {
     void *user_data;
 };
 
-/* A region handed out by clEnqueueMapBuffer and not unmapped yet. */
+/*
+ * What an image adds to a memory object. Every image type is seen as a box
+ * of texels dims[0] x dims[1] x dims[2], rows and layers alike: a 1D array's
+ * layers are its rows (dims[1], pitch[0] its slice pitch), a 2D array's its
+ * slices. pitch[0] and pitch[1] are the byte strides of dims 1 and 2.
+ */
+struct lanes_image {
+    cl_image_format format;
+    cl_image_desc desc; /* as resolved: pitches filled in, buffer the associated object */
+    size_t elem_size;
+    size_t dims[3];
+    size_t pitch[2];
+};
+
+/* A region handed out by clEnqueueMapBuffer or clEnqueueMapImage and not unmapped yet. */
 struct lanes_mem_map {
     struct lanes_mem_map *next;
     void *ptr;
     size_t offset, size;
     cl_map_flags flags;
+    bool boxed;       /* an image's: the box of texels below, not the bytes above */
+    size_t box[2][3]; /* origin, region */
 };
 
 struct _cl_mem {
@@ -48,7 +64,7 @@ struct _cl_mem {
     char *base;     /* byte 0 of this object */
     void *alloc;    /* what this object allocated, freed with it */
     bool uses_svm;  /* CL_MEM_USES_SVM_POINTER: USE_HOST_PTR on a clSVMAlloc pointer */
-    cl_mem parent;  /* a sub-buffer's buffer */
+    cl_mem parent;  /* a sub-buffer's buffer, or the buffer an image was made from */
     size_t offset;  /* a sub-buffer's origin in its buffer */
     /* The properties as given to clCreateBufferWithProperties, with their 0. */
     cl_mem_properties *props;
@@ -57,6 +73,7 @@ struct _cl_mem {
     struct lanes_mem_destructor_cb *destructors; /* newest first */
     struct lanes_mem_map *maps;
     cl_uint map_count;
+    struct lanes_image image; /* images only */
 };
 LANES_OBJECT_FIRST(struct _cl_mem);
 
@@ -81,9 +98,22 @@ static inline cl_mem lanes_mem_root(cl_mem m)
     return m->parent ? m->parent : m;
 }
 
+/* True when `m` is a live image. */
+bool lanes_mem_is_image(cl_mem m);
+
 /* Creates a buffer from validated arguments; sets *err on failure. */
 cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
                            const cl_mem_properties *props, size_t num_props, cl_int *err);
+
+/*
+ * Creates an image from validated arguments: its own storage, the
+ * application's (USE_HOST_PTR, `image` then has the host's pitches) or the
+ * memory of image->desc.buffer. COPY_HOST_PTR copies from `host_ptr` laid
+ * out in `host_pitch`. Sets *err on failure.
+ */
+cl_mem lanes_image_create(cl_context context, cl_mem_flags flags, const struct lanes_image *image,
+                          size_t size, void *host_ptr, const size_t host_pitch[2],
+                          const cl_mem_properties *props, size_t num_props, cl_int *err);
 
 /* Creates a sub-buffer from validated arguments; NULL when out of memory. */
 cl_mem lanes_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
@@ -103,6 +133,10 @@ cl_int lanes_mem_add_destructor(cl_mem m, lanes_mem_destructor fn, void *user_da
  * and another mapping of `m` for writing overlap, CL_OUT_OF_HOST_MEMORY.
  */
 cl_int lanes_mem_map_add(cl_mem m, void *ptr, size_t offset, size_t size, cl_map_flags flags);
+
+/* The same for a box of an image's texels, which overlaps others by its texels. */
+cl_int lanes_mem_map_add_box(cl_mem m, void *ptr, const size_t origin[3], const size_t region[3],
+                             cl_map_flags flags);
 
 /* True when `ptr` is a mapping of `m` not unmapped yet. */
 bool lanes_mem_is_mapped(cl_mem m, void *ptr);

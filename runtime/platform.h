@@ -58,6 +58,13 @@ struct _cl_device_id {
     cl_ulong max_alloc_size;
     cl_ulong local_mem_size;
     cl_ulong constant_buffer_size;
+    /*
+     * Images: the host side is complete (api_image.c), kernels cannot read
+     * them yet, so the device supports them only under LANES_IMAGES
+     * (experimental). Limits in texels, from the machine's memory.
+     */
+    bool images;
+    size_t image2d_max, image3d_max, image_max_buffer, image_max_array;
     cl_uint preferred_width[LANES_NUM_SCALARS];
     cl_uint native_width[LANES_NUM_SCALARS];
     cl_device_fp_config single_fp_config;

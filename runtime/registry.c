@@ -60,7 +60,7 @@ bool lanes_registry_has_slow(const void *o, enum lanes_kind k)
         unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
         const struct lanes_registry_table *t =
             atomic_load_explicit(&s->table, memory_order_acquire);
-        if (probe(t, h, (uintptr_t)o | (uintptr_t)k))
+        if (probe(t, h, (uintptr_t)o | LANES_KIND_TAG(k)))
             return true;
         atomic_thread_fence(memory_order_acquire);
         if (!(seq & 1) && atomic_load_explicit(&s->seq, memory_order_relaxed) == seq)
@@ -137,6 +137,7 @@ static bool make_room(size_t i)
 bool lanes_registry_add(const void *o, enum lanes_kind k)
 {
     assert(o && ((uintptr_t)o & 7) == 0);
+    assert(k != LANES_KIND_PLATFORM); /* its tag is the sampler's */
     uint64_t h = lanes_registry_hash(o);
     size_t i = lanes_registry_shard(h);
     struct shard *s = &shards[i];
@@ -144,7 +145,7 @@ bool lanes_registry_add(const void *o, enum lanes_kind k)
     bool ok = make_room(i);
     if (ok) {
         put(s, atomic_load_explicit(&lanes_registry_heads[i].table, memory_order_relaxed), h,
-            (uintptr_t)o | k);
+            (uintptr_t)o | LANES_KIND_TAG(k));
         s->live++;
     }
     pthread_mutex_unlock(&s->lock);
@@ -153,7 +154,7 @@ bool lanes_registry_add(const void *o, enum lanes_kind k)
 
 void lanes_registry_remove(const void *o, enum lanes_kind k)
 {
-    uintptr_t key = (uintptr_t)o | (uintptr_t)k;
+    uintptr_t key = (uintptr_t)o | LANES_KIND_TAG(k);
     uint64_t h = lanes_registry_hash(o);
     size_t i = lanes_registry_shard(h);
     struct shard *s = &shards[i];

@@ -17,7 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The kinds of object; a kind fits in the low 3 bits of an object's (8-aligned) address. */
+/*
+ * The kinds of object; a kind's tag (its low 3 bits) fits in the low bits of
+ * an object's (8-aligned) address. The platform lives as long as the process
+ * and is never recorded, so the sampler shares its tag 0.
+ */
 enum lanes_kind {
     LANES_KIND_PLATFORM,
     LANES_KIND_DEVICE,
@@ -27,7 +31,11 @@ enum lanes_kind {
     LANES_KIND_QUEUE,
     LANES_KIND_EVENT,
     LANES_KIND_MEM,
+    LANES_KIND_SAMPLER,
 };
+
+/* The tag of kind `k` in a recorded word. */
+#define LANES_KIND_TAG(k) ((uintptr_t)7 & (uintptr_t)(k))
 
 /* Records `o` as a live object of kind `k`; false when out of memory. */
 bool lanes_registry_add(const void *o, enum lanes_kind k);
@@ -102,7 +110,7 @@ static inline bool lanes_registry_has(const void *o, enum lanes_kind k)
         &lanes_registry_heads[lanes_registry_shard(h)].table, memory_order_acquire);
     uintptr_t first =
         atomic_load_explicit(&t->slot[lanes_registry_start(h, t)], memory_order_acquire);
-    if (__builtin_expect(first == ((uintptr_t)o | (uintptr_t)k), 1))
+    if (__builtin_expect(first == ((uintptr_t)o | LANES_KIND_TAG(k)), 1))
         return true;
     return lanes_registry_has_slow(o, k);
 }

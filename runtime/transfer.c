@@ -57,8 +57,8 @@ static void rect_rows(void *ctx, size_t begin, size_t end)
         size_t y = i % r[1], z = i / r[1];
         char *dst = c->u.rect.dst + z * c->u.rect.dst_pitch[1] + y * c->u.rect.dst_pitch[0];
         const char *src = c->u.rect.src + z * c->u.rect.src_pitch[1] + y * c->u.rect.src_pitch[0];
-        if (dst != src)
-            memcpy(dst, src, r[0]);
+        if (dst != src) /* memmove: a 2D image may copy to the buffer it views */
+            memmove(dst, src, r[0]);
     }
 }
 
@@ -76,24 +76,28 @@ cl_int lanes_transfer_rect(cl_event cmd)
     return LANES_COMMAND_PENDING;
 }
 
-/* Fills [from, to) of the destination, `from` a multiple of the pattern size. */
-static void fill_span(struct lanes_command *c, size_t from, size_t to)
+/* Fills `size` bytes at `dst` (a multiple of `p`) with the `p` bytes of `pattern`. */
+static void fill_bytes(char *dst, size_t size, const unsigned char *pattern, size_t p)
 {
-    char *dst = c->u.fill.dst + from;
-    size_t size = to - from, p = c->u.fill.pattern_size;
     if (p == 1) {
-        memset(dst, c->u.fill.pattern[0], size);
+        memset(dst, pattern[0], size);
         return;
     }
     if (!size)
         return;
-    memcpy(dst, c->u.fill.pattern, p);
+    memcpy(dst, pattern, p);
     /* Double what is filled until the span is covered. */
     for (size_t done = p; done < size;) {
         size_t n = done < size - done ? done : size - done;
         memcpy(dst + done, dst, n);
         done += n;
     }
+}
+
+/* Fills [from, to) of the destination, `from` a multiple of the pattern size. */
+static void fill_span(struct lanes_command *c, size_t from, size_t to)
+{
+    fill_bytes(c->u.fill.dst + from, to - from, c->u.fill.pattern, c->u.fill.pattern_size);
 }
 
 static void fill_pieces(void *ctx, size_t begin, size_t end)
@@ -113,6 +117,32 @@ cl_int lanes_transfer_fill(cl_event cmd)
     /* PIECE is a multiple of every pattern size (powers of two up to 128). */
     lanes_exec_range(&c->range, (c->u.fill.size + PIECE - 1) / PIECE, 1, fill_pieces, range_done,
                      cmd);
+    return LANES_COMMAND_PENDING;
+}
+
+/* Fills rows [begin, end) of the rectangle, rows counted across slices. */
+static void fill_rect_rows(void *ctx, size_t begin, size_t end)
+{
+    struct lanes_command *c = &((cl_event)ctx)->cmd;
+    const size_t *r = c->u.fill_rect.region;
+    for (size_t i = begin; i < end; i++) {
+        size_t y = i % r[1], z = i / r[1];
+        fill_bytes(c->u.fill_rect.dst + z * c->u.fill_rect.pitch[1] + y * c->u.fill_rect.pitch[0],
+                   r[0], c->u.fill_rect.pattern, c->u.fill_rect.pattern_size);
+    }
+}
+
+cl_int lanes_transfer_fill_rect(cl_event cmd)
+{
+    struct lanes_command *c = &cmd->cmd;
+    const size_t *r = c->u.fill_rect.region;
+    size_t rows = r[1] * r[2];
+    if (rows * r[0] < PARALLEL_MIN) {
+        fill_rect_rows(cmd, 0, rows);
+        return CL_COMPLETE;
+    }
+    size_t chunk = PIECE / r[0] ? PIECE / r[0] : 1;
+    lanes_exec_range(&c->range, rows, chunk, fill_rect_rows, range_done, cmd);
     return LANES_COMMAND_PENDING;
 }
 

@@ -14,6 +14,9 @@ cl_int lanes_transfer_rect(cl_event cmd);
 /* Fills cmd.u.fill with its pattern. */
 cl_int lanes_transfer_fill(cl_event cmd);
 
+/* Fills the rectangle cmd.u.fill_rect with its pattern, row by row. */
+cl_int lanes_transfer_fill_rect(cl_event cmd);
+
 /* A rectangle of bytes: where it starts and how rows and slices advance. */
 struct lanes_rect {
     size_t start;      /* byte offset of its first byte */
