@@ -49,7 +49,8 @@ static cl_sampler create_sampler(cl_context context, cl_bool normalized,
     s->normalized_coords = normalized;
     s->addressing_mode = addressing;
     s->filter_mode = filter;
-    memcpy(s->props, props, num_props * sizeof *props);
+    if (num_props)
+        memcpy(s->props, props, num_props * sizeof *props);
     s->num_props = num_props;
     lanes_context_retain(context);
     lanes_set_error(errcode_ret, CL_SUCCESS);
