@@ -63,18 +63,7 @@ static cl_int check_inherited(cl_mem_flags parent, cl_mem_flags flags)
 {
     LANES_CHECK(!(flags & LANES_MEM_PTR_FLAGS), CL_INVALID_VALUE,
                 "USE, ALLOC and COPY_HOST_PTR are inherited from the buffer, never given");
-    LANES_CHECK(!(parent & CL_MEM_WRITE_ONLY) || !(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
-                CL_INVALID_VALUE, "the buffer is WRITE_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_READ_ONLY) || !(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
-                CL_INVALID_VALUE, "the buffer is READ_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_HOST_WRITE_ONLY) || !(flags & CL_MEM_HOST_READ_ONLY),
-                CL_INVALID_VALUE, "the buffer is HOST_WRITE_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_HOST_READ_ONLY) || !(flags & CL_MEM_HOST_WRITE_ONLY),
-                CL_INVALID_VALUE, "the buffer is HOST_READ_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_HOST_NO_ACCESS) ||
-                    !(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
-                CL_INVALID_VALUE, "the buffer is HOST_NO_ACCESS");
-    return CL_SUCCESS;
+    return lanes_mem_check_inherited(parent, flags);
 }
 
 /* a * b, false on overflow. */

@@ -90,23 +90,6 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
     return create_buffer(context, properties, flags, size, host_ptr, errcode_ret);
 }
 
-/* The CL_INVALID_VALUE cases where a sub-buffer's flags contradict its buffer's. */
-static cl_int check_inherited(cl_mem_flags parent, cl_mem_flags flags)
-{
-    LANES_CHECK(!(parent & CL_MEM_WRITE_ONLY) || !(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
-                CL_INVALID_VALUE, "the buffer is WRITE_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_READ_ONLY) || !(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
-                CL_INVALID_VALUE, "the buffer is READ_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_HOST_WRITE_ONLY) || !(flags & CL_MEM_HOST_READ_ONLY),
-                CL_INVALID_VALUE, "the buffer is HOST_WRITE_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_HOST_READ_ONLY) || !(flags & CL_MEM_HOST_WRITE_ONLY),
-                CL_INVALID_VALUE, "the buffer is HOST_READ_ONLY");
-    LANES_CHECK(!(parent & CL_MEM_HOST_NO_ACCESS) ||
-                    !(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
-                CL_INVALID_VALUE, "the buffer is HOST_NO_ACCESS");
-    return CL_SUCCESS;
-}
-
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                                   cl_buffer_create_type buffer_create_type,
                                                   const void *buffer_create_info,
@@ -119,7 +102,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
     LANES_CHECK_OBJ(err == CL_SUCCESS, err, errcode_ret, "bad flags");
     LANES_CHECK_OBJ(!(flags & LANES_MEM_PTR_FLAGS), CL_INVALID_VALUE, errcode_ret,
                     "USE, ALLOC and COPY_HOST_PTR are inherited, never given");
-    err = check_inherited(buffer->flags, flags);
+    err = lanes_mem_check_inherited(buffer->flags, flags);
     LANES_CHECK_OBJ(err == CL_SUCCESS, err, errcode_ret, "flags contradict the buffer's");
     LANES_CHECK_OBJ(buffer_create_type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE,
                     errcode_ret, "unknown buffer_create_type");

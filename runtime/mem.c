@@ -2,6 +2,7 @@
 /* Buffers and sub-buffers: storage, lifetime, destructor callbacks, mappings. */
 #include "mem.h"
 
+#include "check.h"
 #include "context.h"
 
 #include <stdlib.h>
@@ -299,4 +300,20 @@ bool lanes_mem_is_mapped(cl_mem m, void *ptr)
         map = map->next;
     pthread_mutex_unlock(&m->lock);
     return map != NULL;
+}
+
+cl_int lanes_mem_check_inherited(cl_mem_flags parent, cl_mem_flags flags)
+{
+    LANES_CHECK(!(parent & CL_MEM_WRITE_ONLY) || !(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
+                CL_INVALID_VALUE, "the buffer is WRITE_ONLY");
+    LANES_CHECK(!(parent & CL_MEM_READ_ONLY) || !(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
+                CL_INVALID_VALUE, "the buffer is READ_ONLY");
+    LANES_CHECK(!(parent & CL_MEM_HOST_WRITE_ONLY) || !(flags & CL_MEM_HOST_READ_ONLY),
+                CL_INVALID_VALUE, "the buffer is HOST_WRITE_ONLY");
+    LANES_CHECK(!(parent & CL_MEM_HOST_READ_ONLY) || !(flags & CL_MEM_HOST_WRITE_ONLY),
+                CL_INVALID_VALUE, "the buffer is HOST_READ_ONLY");
+    LANES_CHECK(!(parent & CL_MEM_HOST_NO_ACCESS) ||
+                    !(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
+                CL_INVALID_VALUE, "the buffer is HOST_NO_ACCESS");
+    return CL_SUCCESS;
 }

@@ -101,6 +101,13 @@ static inline cl_mem lanes_mem_root(cl_mem m)
 /* True when `m` is a live image. */
 bool lanes_mem_is_image(cl_mem m);
 
+/*
+ * The CL_INVALID_VALUE cases where the flags of a memory object made from
+ * a buffer (a sub-buffer, an image) contradict the buffer's; CL_SUCCESS
+ * otherwise.
+ */
+cl_int lanes_mem_check_inherited(cl_mem_flags parent, cl_mem_flags flags);
+
 /* Creates a buffer from validated arguments; sets *err on failure. */
 cl_mem lanes_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
                            const cl_mem_properties *props, size_t num_props, cl_int *err);
