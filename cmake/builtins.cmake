@@ -36,9 +36,9 @@ set(LANES_BUILTINS_CC1 -cc1 -triple x86_64-pc-linux-gnu
   -resource-dir ${LANES_BUILTINS_RESOURCE_DIR}
   -internal-isystem ${LANES_BUILTINS_RESOURCE_DIR}/include
   -finclude-default-header -fdeclare-opencl-builtins -ffake-address-space-map
-  -cl-std=CL3.0 -cl-ext=-all,+__opencl_c_generic_address_space,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_work_group_collective_functions,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_subgroups,+__opencl_c_subgroups
+  -cl-std=CL3.0 -cl-ext=-all,+__opencl_c_generic_address_space,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_work_group_collective_functions,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes
   -D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1
-  -D__opencl_c_work_group_collective_functions=1
+  -D__opencl_c_work_group_collective_functions=1 -D__opencl_c_read_write_images=1
   -Dcl_khr_subgroup_extended_types=1 -Dcl_khr_subgroup_non_uniform_vote=1
   -Dcl_khr_subgroup_ballot=1 -Dcl_khr_subgroup_non_uniform_arithmetic=1
   -Dcl_khr_subgroup_shuffle=1 -Dcl_khr_subgroup_shuffle_relative=1

@@ -135,6 +135,29 @@ static_assert(offsetof(struct lanes_wg, private_region) == LANES_WG_PRIVATE_REGI
 static_assert(offsetof(struct lanes_wg, private_region_size) == LANES_WG_PRIVATE_REGION_SIZE,
               "ABI");
 
+/*
+ * What a kernel's image argument points at: the image as its built-ins
+ * (builtins/image/) see it, the same box as runtime/mem.h's lanes_image.
+ * An image argument's slot holds the address of its object's descriptor;
+ * a sampler argument's slot holds the sampler's bits as a pointer, the
+ * CLK_* values of opencl-c-base.h (normalized coordinates 1, addressing
+ * mode 0-8, filter 0x10 nearest or 0x20 linear), which is also what
+ * __translate_sampler_initializer makes of a sampler in the source.
+ */
+struct lanes_image_abi {
+    unsigned char *data; /* texel (0, 0, 0) */
+    uint64_t pitch[2];   /* bytes from one row to the next, one slice (or layer) to the next */
+    int32_t dims[3];     /* the box in texels: width, rows (or 1D layers), slices (or 2D layers) */
+    int32_t elem_size;   /* bytes of one texel */
+    uint32_t order;      /* cl_channel_order */
+    uint32_t type;       /* cl_channel_type */
+    int32_t channels;    /* stored channels of a texel: 1, 2 or 4 */
+    int32_t pad;
+};
+static_assert(sizeof(struct lanes_image_abi) == 56, "ABI: builtins/image/image.cl");
+static_assert(offsetof(struct lanes_image_abi, dims) == 24, "ABI: builtins/image/image.cl");
+static_assert(offsetof(struct lanes_image_abi, channels) == 48, "ABI: builtins/image/image.cl");
+
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 
 /* What a specialization is for. */

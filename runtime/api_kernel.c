@@ -7,6 +7,7 @@
 #include "info.h"
 #include "kernel.h"
 #include "mem.h"
+#include "sampler.h"
 #include "launchers.h"
 #include "platform.h"
 #include "program.h"
@@ -132,6 +133,28 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
     return k;
 }
 
+/* The memory object type of an image argument's type ("image2d_t", "image2d_depth_t"...). */
+static cl_mem_object_type image_type_of(const char *type_name)
+{
+    static const struct {
+        const char *name;
+        cl_mem_object_type type;
+    } types[] = {
+        {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+        {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+        {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+        {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image3d_t", CL_MEM_OBJECT_IMAGE3D},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (strcmp(type_name, types[i].name) == 0)
+            return types[i].type;
+    return 0;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value)
 {
@@ -140,6 +163,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
                 "arg_index is not an argument");
     const struct lanes_kernel_arg *a = &kernel->info->args[arg_index];
     struct lanes_kernel_argval v = {.set = true};
+    uint64_t sampler_bits = 0;
     switch (a->kind) {
     case LANES_ARG_LOCAL:
         LANES_CHECK(!arg_value, CL_INVALID_ARG_VALUE, "a __local argument takes no value");
@@ -158,14 +182,36 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
                     CL_INVALID_MEM_OBJECT, "not a buffer of the kernel's context");
         break;
     /* The size is checked first, as for every other argument; then the object. */
-    case LANES_ARG_IMAGE:
+    case LANES_ARG_IMAGE: {
         LANES_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
                     "an image argument takes sizeof(cl_mem)");
-        LANES_FAIL(CL_INVALID_MEM_OBJECT, "the device supports no images");
-    case LANES_ARG_SAMPLER:
+        LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+        v.mem = *(const cl_mem *)arg_value;
+        LANES_CHECK(lanes_mem_valid(v.mem) && lanes_mem_is_image(v.mem) &&
+                        v.mem->context == kernel->program->context,
+                    CL_INVALID_MEM_OBJECT, "not an image of the kernel's context");
+        LANES_CHECK(v.mem->type == image_type_of(a->type_name), CL_INVALID_MEM_OBJECT,
+                    "the image is not of the argument's image type");
+        LANES_CHECK(
+            !(a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY && (v.mem->flags & CL_MEM_WRITE_ONLY)) &&
+                !(a->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+                  (v.mem->flags & CL_MEM_READ_ONLY)),
+            CL_INVALID_ARG_VALUE, "the image's flags forbid the argument's access");
+        LANES_CHECK(a->access != CL_KERNEL_ARG_ACCESS_READ_WRITE ||
+                        !(v.mem->flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)),
+                    CL_INVALID_ARG_VALUE, "a read_write image argument needs a read-write image");
+        break;
+    }
+    case LANES_ARG_SAMPLER: {
         LANES_CHECK(arg_size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
                     "a sampler argument takes sizeof(cl_sampler)");
-        LANES_FAIL(CL_INVALID_SAMPLER, "the device supports no samplers");
+        LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+        cl_sampler s = *(const cl_sampler *)arg_value;
+        LANES_CHECK(lanes_sampler_valid(s) && s->context == kernel->program->context,
+                    CL_INVALID_SAMPLER, "not a sampler of the kernel's context");
+        sampler_bits = lanes_sampler_bits(s);
+        break;
+    }
     case LANES_ARG_VALUE:
         LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
         LANES_CHECK(arg_size == a->size, CL_INVALID_ARG_SIZE,
@@ -175,6 +221,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     pthread_mutex_lock(&kernel->lock);
     if (a->kind == LANES_ARG_VALUE)
         memcpy(kernel->block + a->offset, arg_value, arg_size);
+    else if (a->kind == LANES_ARG_SAMPLER)
+        memcpy(kernel->block + a->offset, &sampler_bits, sizeof sampler_bits);
     kernel->argv[arg_index] = v;
     pthread_mutex_unlock(&kernel->lock);
     return CL_SUCCESS;

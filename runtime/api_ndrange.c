@@ -133,6 +133,10 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
             memcpy(nd->args + a->offset, &address, sizeof address);
             if (v->mem)
                 *err = lanes_command_keep_mem(cmd, v->mem);
+        } else if (a->kind == LANES_ARG_IMAGE) {
+            const struct lanes_image_abi *desc = &v->mem->image.abi;
+            memcpy(nd->args + a->offset, &desc, sizeof desc);
+            *err = lanes_command_keep_mem(cmd, v->mem);
         } else if (a->kind == LANES_ARG_LOCAL) {
             uint64_t at = local_bytes;
             memcpy(nd->args + a->offset, &at, sizeof at);

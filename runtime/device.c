@@ -71,7 +71,16 @@ static const cl_name_version device_extensions[] = {
      * (compiler/yield.c; tests/api/test_forward_progress.c, CTS test_subgroups).
      */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
+    /*
+     * Last, listed only when the device supports images (dev->images):
+     * writes to 3D images from kernels (builtins/image/image.cl,
+     * kernels-tests/test_images.c).
+     */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
 };
+
+/* The extensions at the end of device_extensions that need images. */
+#define IMAGE_EXTENSIONS 1
 
 /* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
 static const cl_name_version opencl_c_versions[] = {
@@ -109,7 +118,18 @@ static const cl_name_version opencl_c_features[] = {
      * (builtins/subgroup/, kernels-tests/test_subgroups.c, CTS test_subgroups).
      */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+    /*
+     * Last, listed only when the device supports images: the image
+     * built-ins, read_write images and 3D image writes
+     * (builtins/image/image.cl, kernels-tests/test_images.c).
+     */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
 };
+
+/* The features at the end of opencl_c_features that need images. */
+#define IMAGE_FEATURES 3
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */
 static void hash_uuid(cl_uchar out[CL_UUID_SIZE_KHR], const char *text)
@@ -233,12 +253,15 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     hash_uuid(dev->uuid, id);
     hash_uuid(dev->driver_uuid, "lanes-driver:" LANES_VERSION_STRING);
 
+    size_t no_images = dev->images ? 0 : 1;
     dev->extensions = lanes_name_list_make(device_extensions,
-                                           sizeof device_extensions / sizeof *device_extensions);
+                                           sizeof device_extensions / sizeof *device_extensions -
+                                               no_images * IMAGE_EXTENSIONS);
     dev->opencl_c_versions = lanes_name_list_make(opencl_c_versions, sizeof opencl_c_versions /
                                                                          sizeof *opencl_c_versions);
-    dev->opencl_c_features = lanes_name_list_make(opencl_c_features, sizeof opencl_c_features /
-                                                                         sizeof *opencl_c_features);
+    dev->opencl_c_features = lanes_name_list_make(
+        opencl_c_features,
+        sizeof opencl_c_features / sizeof *opencl_c_features - no_images * IMAGE_FEATURES);
 }
 
 cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,

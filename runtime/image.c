@@ -84,6 +84,12 @@ static int order_components(cl_channel_order o, int comp[4])
     return 0;
 }
 
+int lanes_image_channels(cl_channel_order order)
+{
+    int comp[4];
+    return order_components(order, comp);
+}
+
 static bool is_srgb(cl_channel_order o)
 {
     return o == CL_sRGB || o == CL_sRGBx || o == CL_sRGBA || o == CL_sBGRA;

@@ -35,6 +35,9 @@ cl_uint lanes_image_formats(cl_mem_object_type type, cl_mem_flags flags, cl_imag
  */
 void lanes_image_pack(const cl_image_format *format, const void *color, unsigned char texel[16]);
 
+/* The channels a texel of `order` stores (1, 2, 3 or 4); 0 for an unknown order. */
+int lanes_image_channels(cl_channel_order order);
+
 /* `f` as an IEEE half, rounded to nearest even. */
 unsigned short lanes_float_to_half(float f);
 

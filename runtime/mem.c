@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "context.h"
+#include "image.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,15 @@ cl_mem lanes_image_create(cl_context context, cl_mem_flags flags, const struct l
     m->flags = flags;
     m->type = image->desc.image_type;
     m->image = *image;
+    m->image.abi = (struct lanes_image_abi){
+        .data = (unsigned char *)m->base,
+        .pitch = {image->pitch[0], image->pitch[1]},
+        .dims = {(int32_t)image->dims[0], (int32_t)image->dims[1], (int32_t)image->dims[2]},
+        .elem_size = (int32_t)image->elem_size,
+        .order = image->format.image_channel_order,
+        .type = image->format.image_channel_data_type,
+        .channels = lanes_image_channels(image->format.image_channel_order),
+    };
     if (num_props) {
         m->props = malloc(num_props * sizeof *m->props);
         if (!m->props) {

@@ -8,6 +8,7 @@
 #ifndef LANES_RUNTIME_MEM_H
 #define LANES_RUNTIME_MEM_H
 
+#include "../compiler/abi.h"
 #include "object.h"
 
 #include <pthread.h>
@@ -41,6 +42,8 @@ struct lanes_image {
     size_t elem_size;
     size_t dims[3];
     size_t pitch[2];
+    /* What a kernel's image argument points at (its built-ins read the image through it). */
+    struct lanes_image_abi abi;
 };
 
 /* A region handed out by clEnqueueMapBuffer or clEnqueueMapImage and not unmapped yet. */
