@@ -169,7 +169,7 @@ compile_unsafe(const char *source, size_t size, const struct lanes_frontend_file
         return cached;
     char *ext = cl_ext_arg(language);
     size_t n = options->num_clang_args;
-    const char **args = malloc((n + 4) * sizeof *args);
+    const char **args = malloc((n + 5) * sizeof *args);
     struct lanes_program_module *pm = calloc(1, sizeof *pm);
     if (!ext || !args || !pm) {
         free(ext), free(args), free(pm);
@@ -192,6 +192,10 @@ compile_unsafe(const char *source, size_t size, const struct lanes_frontend_file
     /* fma(float) is one instruction where the CPU has FMA (CL_FP_FMA in the fp config). */
     if (lanes_host()->fma)
         args[n++] = "-DFP_FAST_FMAF=1";
+    /* The specification's macro of a device with images, which Clang leaves to the platform. */
+    for (size_t i = 0; i < language->num_features; i++)
+        if (strcmp(language->features[i].name, "__opencl_c_images") == 0)
+            args[n++] = "-D__IMAGE_SUPPORT__=1";
 
     LLVMContextRef ctx = LLVMContextCreate();
     struct lanes_frontend_request req = {.args = args,

@@ -719,3 +719,100 @@ QUERIES(QUERIES_2D_ARRAY, image2d_array_t)
 QUERIES(QUERIES_3D, image3d_t)
 QUERIES(QUERIES_2, image2d_depth_t)
 QUERIES(QUERIES_2D_ARRAY, image2d_array_depth_t)
+
+// ---- Intel's block reads and writes on 2D images ----
+// (cl_intel_subgroups and its _short, _char, _long companions.) Value k of
+// lane l is the T at byte x + l * sizeof(T) of row y + k, without format
+// conversion. Reads clamp to the image's edge (rows, and the bytes of a row
+// less one T); writes outside the image are dropped. A block wholly inside
+// is a row of consecutive lanes: one vector access per row.
+
+#define BLOCK_LANE get_sub_group_local_id()
+#define BLOCK_MAX get_max_sub_group_size()
+
+// The T at byte x of row y, as bytes (a block may start at any byte).
+#define BLOCK_LOAD(T, p) as_##T(vload##T##_BYTES(0, (__global const uchar *)(p)))
+#define vloaduchar_BYTES(i, p) (p)[i]
+#define vloadushort_BYTES vload2
+#define vloaduint_BYTES vload4
+#define vloadulong_BYTES vload8
+#define BLOCK_STORE(T, v, p) vstore##T##_BYTES(as_##T##_bytes(v), 0, (__global uchar *)(p))
+#define vstoreuchar_BYTES(v, i, p) ((p)[i] = (v))
+#define vstoreushort_BYTES vstore2
+#define vstoreuint_BYTES vstore4
+#define vstoreulong_BYTES vstore8
+#define as_uchar_bytes(v) (v)
+#define as_ushort_bytes(v) as_uchar2(v)
+#define as_uint_bytes(v) as_uchar4(v)
+#define as_ulong_bytes(v) as_uchar8(v)
+
+#define BLOCK_READ_ONE(T)                                                                          \
+    static T block_read_##T(__global const lanes_image *im, int2 c, int k)                         \
+    {                                                                                              \
+        long width = (long)im->dims[0] * im->elem_size, x = (long)c.x;                             \
+        int y = clamp(c.y + k, 0, im->dims[1] - 1);                                                \
+        __global const uchar *row = im->data + (ulong)y * im->pitch[0];                            \
+        if (x >= 0 && x + (long)(BLOCK_MAX * sizeof(T)) <= width)                                  \
+            return BLOCK_LOAD(T, row + x + BLOCK_LANE * sizeof(T));                                \
+        long at = clamp(x + (long)(BLOCK_LANE * sizeof(T)), 0L, max(width - (long)sizeof(T), 0L)); \
+        return BLOCK_LOAD(T, row + at);                                                            \
+    }                                                                                              \
+    static void block_write_##T(__global const lanes_image *im, int2 c, int k, T v)                \
+    {                                                                                              \
+        long width = (long)im->dims[0] * im->elem_size, x = (long)c.x;                             \
+        int y = c.y + k;                                                                           \
+        if (y < 0 || y >= im->dims[1])                                                             \
+            return;                                                                                \
+        __global uchar *row = im->data + (ulong)y * im->pitch[0];                                  \
+        long at = x + (long)(BLOCK_LANE * sizeof(T));                                              \
+        if (at >= 0 && at + (long)sizeof(T) <= width)                                              \
+            BLOCK_STORE(T, v, row + at);                                                           \
+    }
+
+BLOCK_READ_ONE(uchar)
+BLOCK_READ_ONE(ushort)
+BLOCK_READ_ONE(uint)
+BLOCK_READ_ONE(ulong)
+
+#define IMAGE_BLOCK_1(T, SUFFIX, Q)                                                                \
+    OVL T intel_sub_group_block_read##SUFFIX(Q image2d_t img, int2 byte_coord)                     \
+    {                                                                                              \
+        return block_read_##T(__lanes_image(img), byte_coord, 0);                                  \
+    }
+#define IMAGE_BLOCK_N(T, SUFFIX, n, Q)                                                             \
+    OVL T##n intel_sub_group_block_read##SUFFIX##n(Q image2d_t img, int2 byte_coord)               \
+    {                                                                                              \
+        __global const lanes_image *im = __lanes_image(img);                                       \
+        T##n r;                                                                                    \
+        for (int k = 0; k < n; k++)                                                                \
+            r[k] = block_read_##T(im, byte_coord, k);                                              \
+        return r;                                                                                  \
+    }
+#define IMAGE_BLOCK_W1(T, SUFFIX, Q)                                                               \
+    OVL void intel_sub_group_block_write##SUFFIX(Q image2d_t img, int2 byte_coord, T data)         \
+    {                                                                                              \
+        block_write_##T(__lanes_image(img), byte_coord, 0, data);                                  \
+    }
+#define IMAGE_BLOCK_WN(T, SUFFIX, n, Q)                                                            \
+    OVL void intel_sub_group_block_write##SUFFIX##n(Q image2d_t img, int2 byte_coord, T##n data)   \
+    {                                                                                              \
+        __global const lanes_image *im = __lanes_image(img);                                       \
+        for (int k = 0; k < n; k++)                                                                \
+            block_write_##T(im, byte_coord, k, data[k]);                                           \
+    }
+#define IMAGE_BLOCKS_Q(T, SUFFIX, R, W)                                                            \
+    IMAGE_BLOCK_1(T, SUFFIX, R)                                                                    \
+    IMAGE_BLOCK_N(T, SUFFIX, 2, R)                                                                 \
+    IMAGE_BLOCK_N(T, SUFFIX, 4, R)                                                                 \
+    IMAGE_BLOCK_N(T, SUFFIX, 8, R)                                                                 \
+    IMAGE_BLOCK_W1(T, SUFFIX, W)                                                                   \
+    IMAGE_BLOCK_WN(T, SUFFIX, 2, W) IMAGE_BLOCK_WN(T, SUFFIX, 4, W) IMAGE_BLOCK_WN(T, SUFFIX, 8, W)
+#define IMAGE_BLOCKS(T, SUFFIX)                                                                    \
+    IMAGE_BLOCKS_Q(T, SUFFIX, read_only, write_only)                                               \
+    IMAGE_BLOCKS_Q(T, SUFFIX, read_write, read_write)
+
+IMAGE_BLOCKS(uint, )
+IMAGE_BLOCKS(uint, _ui)
+IMAGE_BLOCKS(ushort, _us)
+IMAGE_BLOCKS(uchar, _uc)
+IMAGE_BLOCKS(ulong, _ul)

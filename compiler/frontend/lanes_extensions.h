@@ -15,7 +15,8 @@
  * table's overloads of that name).
  *
  * The image forms of the block reads and writes (image2d_t, int2 byte
- * coordinate) are left out: the device has no image support.
+ * coordinate) are declared when the device supports images
+ * (__IMAGE_SUPPORT__), on read_write images too where the language has them.
  */
 #ifndef LANES_EXTENSIONS_H
 #define LANES_EXTENSIONS_H
@@ -69,6 +70,28 @@
 #define LANES_BLOCK_IO16(AS, T, SUFFIX)                                                            \
     LANES_BLOCK_IO(AS, T, SUFFIX) LANES_BLOCK_IO_N(AS, T, SUFFIX, 16)
 
+/* The image forms: N values of T per work-item from rows of a 2D image. */
+#define LANES_IMAGE_BLOCK_IO_Q(R, W, T, SUFFIX, N)                                                 \
+    T##N LANES_SG intel_sub_group_block_read##SUFFIX##N(R image2d_t image, int2 byte_coord);       \
+    void LANES_SG intel_sub_group_block_write##SUFFIX##N(W image2d_t image, int2 byte_coord,       \
+                                                         T##N data);
+#if defined(__opencl_c_read_write_images) && __OPENCL_C_VERSION__ >= 200
+#define LANES_IMAGE_BLOCK_IO_N(T, SUFFIX, N)                                                       \
+    LANES_IMAGE_BLOCK_IO_Q(read_only, write_only, T, SUFFIX, N)                                    \
+    LANES_IMAGE_BLOCK_IO_Q(read_write, read_write, T, SUFFIX, N)
+#else
+#define LANES_IMAGE_BLOCK_IO_N(T, SUFFIX, N)                                                       \
+    LANES_IMAGE_BLOCK_IO_Q(read_only, write_only, T, SUFFIX, N)
+#endif
+#ifdef __IMAGE_SUPPORT__
+#define LANES_IMAGE_BLOCK_IO(T, SUFFIX)                                                            \
+    LANES_IMAGE_BLOCK_IO_N(T, SUFFIX, )                                                            \
+    LANES_IMAGE_BLOCK_IO_N(T, SUFFIX, 2)                                                           \
+    LANES_IMAGE_BLOCK_IO_N(T, SUFFIX, 4) LANES_IMAGE_BLOCK_IO_N(T, SUFFIX, 8)
+#else
+#define LANES_IMAGE_BLOCK_IO(T, SUFFIX)
+#endif
+
 #ifdef cl_intel_subgroups
 LANES_SHUFFLES_VECTORS3(float)
 LANES_SHUFFLES_VECTORS3(int)
@@ -85,6 +108,7 @@ LANES_SHUFFLES(half)
 LANES_SHUFFLES(double)
 #endif
 LANES_BLOCK_IO(__global, uint, )
+LANES_IMAGE_BLOCK_IO(uint, )
 #endif
 
 #ifdef cl_intel_subgroups_short
@@ -94,6 +118,7 @@ LANES_COLLECTIVES(short)
 LANES_COLLECTIVES(ushort)
 /* 16 values since the extension's version 1.1.0. */
 LANES_BLOCK_IO16(__global, ushort, _us)
+LANES_IMAGE_BLOCK_IO(ushort, _us)
 #endif
 
 #ifdef cl_intel_subgroups_char
@@ -102,10 +127,12 @@ LANES_SHUFFLES_VECTORS(uchar)
 LANES_COLLECTIVES(char)
 LANES_COLLECTIVES(uchar)
 LANES_BLOCK_IO16(__global, uchar, _uc)
+LANES_IMAGE_BLOCK_IO(uchar, _uc)
 #endif
 
 #ifdef cl_intel_subgroups_long
 LANES_BLOCK_IO(__global, ulong, _ul)
+LANES_IMAGE_BLOCK_IO(ulong, _ul)
 #endif
 
 /* The _ui aliases of the uint block functions, which the char, short and
@@ -113,6 +140,7 @@ LANES_BLOCK_IO(__global, ulong, _ul)
 #if defined(cl_intel_subgroups_short) || defined(cl_intel_subgroups_char) ||                       \
     defined(cl_intel_subgroups_long)
 LANES_BLOCK_IO(__global, uint, _ui)
+LANES_IMAGE_BLOCK_IO(uint, _ui)
 #endif
 
 /* __local forms of every block function the program has, uint ones both
