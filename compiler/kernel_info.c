@@ -100,11 +100,34 @@ static cl_kernel_arg_address_qualifier address_of(unsigned long long as)
     return CL_KERNEL_ARG_ADDRESS_PRIVATE;
 }
 
+/* The memory object type of an image type ("image2d_t", "image2d_depth_t"...), else 0. */
+static cl_mem_object_type image_type_of(const char *base_type)
+{
+    static const struct {
+        const char *name;
+        cl_mem_object_type type;
+    } types[] = {
+        {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+        {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+        {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+        {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image3d_t", CL_MEM_OBJECT_IMAGE3D},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (strcmp(base_type, types[i].name) == 0)
+            return types[i].type;
+    return 0;
+}
+
 static int read_args(LLVMValueRef fn, LLVMTargetDataRef td, struct lanes_kernel_info *k)
 {
     LLVMValueRef as = function_md(fn, "kernel_arg_addr_space");
     LLVMValueRef access = function_md(fn, "kernel_arg_access_qual");
     LLVMValueRef type = function_md(fn, "kernel_arg_type");
+    LLVMValueRef base = function_md(fn, "kernel_arg_base_type");
     LLVMValueRef qual = function_md(fn, "kernel_arg_type_qual");
     LLVMValueRef name = function_md(fn, "kernel_arg_name");
     k->num_args = LLVMCountParams(fn);
@@ -130,9 +153,15 @@ static int read_args(LLVMValueRef fn, LLVMTargetDataRef td, struct lanes_kernel_
         a->type_qualifier = type_qualifier_of(q);
         free(acc), free(q);
         LLVMAttributeRef by = LLVMGetEnumAttributeAtIndex(fn, i + 1, byval);
-        if (strncmp(a->type_name, "image", 5) == 0)
+        /* The base type: an image or sampler type may have a typedef name. */
+        char *base_type = base ? md_string(base, i) : NULL;
+        const char *b = base_type ? base_type : a->type_name;
+        a->image_type = image_type_of(b);
+        bool sampler = strcmp(b, "sampler_t") == 0;
+        free(base_type);
+        if (a->image_type)
             a->kind = LANES_ARG_IMAGE;
-        else if (strcmp(a->type_name, "sampler_t") == 0)
+        else if (sampler)
             a->kind = LANES_ARG_SAMPLER;
         else if (a->address == CL_KERNEL_ARG_ADDRESS_LOCAL)
             a->kind = LANES_ARG_LOCAL;

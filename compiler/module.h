@@ -29,6 +29,7 @@ struct lanes_kernel_arg {
     cl_kernel_arg_type_qualifier type_qualifier;
     char *type_name; /* as written, e.g. "float*" */
     char *name;
+    cl_mem_object_type image_type; /* an image argument's, e.g. CL_MEM_OBJECT_IMAGE2D */
 };
 
 struct lanes_kernel_info {

@@ -108,7 +108,9 @@ static cl_int resolve(cl_device_id dev, const cl_image_desc *d, size_t elem, boo
                 "image_array_size is 0");
     LANES_CHECK(d->num_mip_levels == 0 && d->num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR,
                 "num_mip_levels and num_samples must be 0");
-    bool given_pitches = has_host || (buffer && t == CL_MEM_OBJECT_IMAGE2D);
+    /* A 1D image buffer may give the pitch of its one row (the CTS does), as a 2D image from a
+     * buffer gives its rows'. */
+    bool given_pitches = has_host || buffer;
     LANES_CHECK(given_pitches || d->image_row_pitch == 0, CL_INVALID_IMAGE_DESCRIPTOR,
                 "image_row_pitch is not 0 without host_ptr");
     LANES_CHECK(has_host || !has_slices(t) || d->image_slice_pitch == 0,

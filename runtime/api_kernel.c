@@ -133,28 +133,6 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
     return k;
 }
 
-/* The memory object type of an image argument's type ("image2d_t", "image2d_depth_t"...). */
-static cl_mem_object_type image_type_of(const char *type_name)
-{
-    static const struct {
-        const char *name;
-        cl_mem_object_type type;
-    } types[] = {
-        {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
-        {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
-        {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
-        {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
-        {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
-        {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
-        {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
-        {"image3d_t", CL_MEM_OBJECT_IMAGE3D},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-        if (strcmp(type_name, types[i].name) == 0)
-            return types[i].type;
-    return 0;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value)
 {
@@ -190,7 +168,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
         LANES_CHECK(lanes_mem_valid(v.mem) && lanes_mem_is_image(v.mem) &&
                         v.mem->context == kernel->program->context,
                     CL_INVALID_MEM_OBJECT, "not an image of the kernel's context");
-        LANES_CHECK(v.mem->type == image_type_of(a->type_name), CL_INVALID_MEM_OBJECT,
+        LANES_CHECK(v.mem->type == a->image_type, CL_INVALID_MEM_OBJECT,
                     "the image is not of the argument's image type");
         LANES_CHECK(
             !(a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY && (v.mem->flags & CL_MEM_WRITE_ONLY)) &&

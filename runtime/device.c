@@ -77,10 +77,14 @@ static const cl_name_version device_extensions[] = {
      * kernels-tests/test_images.c).
      */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
+    /* Depth images (CL_DEPTH; image2d_depth_t, image2d_array_depth_t). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"},
+    /* 2D images from buffers (runtime/api_image.c, tests/api/test_image.c). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
 };
 
 /* The extensions at the end of device_extensions that need images. */
-#define IMAGE_EXTENSIONS 1
+#define IMAGE_EXTENSIONS 3
 
 /* OpenCL C 1.0 to 1.2, which an OpenCL 3.0 device must accept, and 3.0. */
 static const cl_name_version opencl_c_versions[] = {
