@@ -676,10 +676,7 @@ static char *program_source(bool depth)
     char *s = NULL;
     kt_append(&s,
               "#define ID size_t i = get_global_id(0) + get_global_id(1) * get_global_size(0)\n");
-    if (depth)
-        kt_append(&s, "#ifdef cl_khr_depth_images\n"
-                      "#pragma OPENCL EXTENSION cl_khr_depth_images : enable\n#endif\n");
-    else
+    if (!depth) /* depth image types need no pragma in OpenCL C 3.0 */
         kt_append(&s, "#ifdef cl_khr_3d_image_writes\n"
                       "#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable\n#endif\n");
     for (int ki = 0; ki < NUM_KINDS; ki++) {
