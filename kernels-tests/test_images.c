@@ -12,10 +12,20 @@
  * platform does not list are skipped and named.
  *
  * Reads run over 61 work-items or a 13 x 7 range, so sub-groups are partial,
- * and one work-item in 7 skips its read (its output must stay untouched).
+ * and one work-item in 7 skips its read (its output must stay untouched);
+ * writes cover every texel once, a permutation, one work-item in 5 (4 for
+ * read_write) skipping its own (that texel must keep its bytes).
  * Coordinates include fractions, negatives and values past the edges (for
  * CLK_ADDRESS_NONE only values inside the image, where the result is
- * defined).
+ * defined); array layers are rounded with rint and clamped when read
+ * through a sampler, whatever the sampler's normalization. read_imagef runs
+ * on every kind, read_imagei/ui on three kinds each (int_reads_sampled,
+ * int_reads_plain) and through the samplers in the source on the others.
+ *
+ * Checked against PoCL with KT_PLATFORM=Portable (OCL_ICD_VENDORS naming
+ * its ICD): what PoCL cannot run or gets wrong is in one list
+ * (pocl_deviations), counted apart there, so that such a run checks the
+ * references here.
  *
  * Tolerances, from the specification's words:
  * - unnormalized coordinates, nearest filter, clamp/clamp-to-edge/none: the
