@@ -771,7 +771,7 @@ static char *program_source(bool depth)
         return s;
     /* Samplers in the source: at program scope, in the kernel, a literal in the call. */
     kt_append(
-        &s,
+        &s, "%s",
         "const sampler_t ps_lin = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT |\n"
         "                         CLK_FILTER_LINEAR;\n"
         "const sampler_t ps_clamp = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |\n"
