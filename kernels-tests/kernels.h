@@ -50,21 +50,26 @@ struct kt_env {
 };
 static struct kt_env kt;
 
-/* The Lanes device, a context and an in-order queue on it. */
+/*
+ * The Lanes device, a context and an in-order queue on it. KT_PLATFORM=text
+ * picks instead the first platform whose name contains text (to check a
+ * test and its host reference against another implementation).
+ */
 static inline void kt_setup(void)
 {
     cl_platform_id ids[16];
     cl_uint n = 0;
     KT_CHECK_CL(clGetPlatformIDs(16, ids, &n));
     cl_platform_id lanes = NULL;
-    for (cl_uint i = 0; i < n && i < 16; i++) {
-        char name[64] = "";
+    const char *want = getenv("KT_PLATFORM");
+    for (cl_uint i = 0; i < n && i < 16 && !lanes; i++) {
+        char name[256] = "";
         clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (strcmp(name, "Lanes") == 0)
+        if (want && *want ? strstr(name, want) != NULL : strcmp(name, "Lanes") == 0)
             lanes = ids[i];
     }
     if (!lanes) {
-        fprintf(stderr, "FATAL: no platform named Lanes\n");
+        fprintf(stderr, "FATAL: no platform named %s\n", want && *want ? want : "Lanes");
         exit(1);
     }
     KT_CHECK_CL(clGetDeviceIDs(lanes, CL_DEVICE_TYPE_ALL, 1, &kt.dev, NULL));
