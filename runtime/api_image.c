@@ -4,8 +4,8 @@
  * validating in the order of the OpenCL 3.0 specification. An image is a
  * memory object (mem.c) whose texels lie in rows and slices at the pitches
  * of its struct lanes_image, so its transfers are the rectangle copies and
- * fills of transfer.c. Only devices with `images` set accept them: none
- * until kernels read images, unless LANES_IMAGES asks (platform.h).
+ * fills of transfer.c. Only devices with `images` set accept them: all,
+ * unless LANES_IMAGES=0 turns them off (platform.h).
  */
 #include "check.h"
 #include "context.h"

@@ -202,7 +202,7 @@ static void set_image_limits(cl_device_id dev)
     dev->image3d_max = side3 < 2048 ? 2048 : side3 > 16384 ? 16384 : side3;
     dev->image_max_buffer = texels < 65536 ? 65536 : (size_t)texels;
     dev->image_max_array = 2048;
-    dev->images = lanes_env_flag("LANES_IMAGES");
+    dev->images = !getenv("LANES_IMAGES") || lanes_env_flag("LANES_IMAGES"); /* on by default */
 }
 
 void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)

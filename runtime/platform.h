@@ -59,9 +59,8 @@ struct _cl_device_id {
     cl_ulong local_mem_size;
     cl_ulong constant_buffer_size;
     /*
-     * Images: the host side is complete (api_image.c), kernels cannot read
-     * them yet, so the device supports them only under LANES_IMAGES
-     * (experimental). Limits in texels, from the machine's memory.
+     * Images (api_image.c, builtins/image/): on unless LANES_IMAGES turns
+     * them off. Limits in texels, from the machine's memory.
      */
     bool images;
     size_t image2d_max, image3d_max, image_max_buffer, image_max_array;

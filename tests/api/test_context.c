@@ -152,11 +152,11 @@ static void pending_entries_refuse(void **state)
     } else {
         assert_int_not_equal(err, CL_SUCCESS);
     }
-    cl_uint n = 99;
+    cl_uint n = 0;
     assert_int_equal(
         clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
         CL_SUCCESS);
-    assert_int_equal(n, 0); /* no image support */
+    assert_true(n > 0); /* images have landed */
     assert_int_equal(clReleaseContext(ctx), CL_SUCCESS);
 }
 

@@ -301,7 +301,8 @@ static void capability_lists(void **state)
      * (kernels-tests/test_atomics.c, which uses each of them), program-scope
      * variables (kernels-tests/test_globals.c), work-group collectives
      * (kernels-tests/test_collectives.c), the generic address space
-     * (kernels-tests/test_generic.c), sub-groups (kernels-tests/test_subgroups.c).
+     * (kernels-tests/test_generic.c), sub-groups (kernels-tests/test_subgroups.c),
+     * images, read_write images and 3D image writes (kernels-tests/test_images.c).
      */
     cl_name_version features[16];
     assert_int_equal(
@@ -316,7 +317,10 @@ static void capability_lists(void **state)
                                    "__opencl_c_work_group_collective_functions",
                                    "__opencl_c_fp64",
                                    "__opencl_c_generic_address_space",
-                                   "__opencl_c_subgroups"};
+                                   "__opencl_c_subgroups",
+                                   "__opencl_c_images",
+                                   "__opencl_c_read_write_images",
+                                   "__opencl_c_3d_image_writes"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
@@ -396,9 +400,13 @@ static void capability_lists(void **state)
     cl_bool ifp;
     GET(dev, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, ifp);
     assert_true(ifp);
+    /* Images, with the extensions that come with them (tests/api/test_image.c). */
     cl_bool images;
     GET(dev, CL_DEVICE_IMAGE_SUPPORT, images);
-    assert_false(images);
+    assert_true(images);
+    assert_true(lanes_test_has_word(ext, "cl_khr_image2d_from_buffer"));
+    assert_true(lanes_test_has_word(ext, "cl_khr_depth_images"));
+    assert_true(lanes_test_has_word(ext, "cl_khr_3d_image_writes"));
     free(ext);
 }
 

@@ -2,9 +2,9 @@
 /*
  * Images and samplers on the host side: creation of every type, every
  * error code, the queries, and read / write / copy / fill / map round trips
- * against C references. Runs with LANES_IMAGES=1 (set here before the
- * driver starts); `test_image off` checks that without it images and
- * samplers are refused with CL_INVALID_OPERATION.
+ * against C references; kernel arguments. `test_image off` checks that
+ * with LANES_IMAGES=0 images and samplers are refused with
+ * CL_INVALID_OPERATION.
  */
 #include "runtime_common.h"
 
@@ -1356,11 +1356,11 @@ static void images_off(void **state)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "off") == 0) {
-        unsetenv("LANES_IMAGES");
+        setenv("LANES_IMAGES", "0", 1);
         const struct CMUnitTest off[] = {cmocka_unit_test(images_off)};
         return cmocka_run_group_tests(off, fixture_setup, fixture_teardown);
     }
-    setenv("LANES_IMAGES", "1", 1); /* before the driver reads it */
+    unsetenv("LANES_IMAGES"); /* images are on by default */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(device_limits),   cmocka_unit_test(supported_formats),
         cmocka_unit_test(every_type),      cmocka_unit_test(creation_errors),

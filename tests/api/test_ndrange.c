@@ -664,12 +664,12 @@ static void predefined_macros(void **state)
         assert_int_equal(r[0], 300);
         assert_int_equal(r[1], 300);
         assert_int_equal(r[2], 1);
-        assert_int_equal(r[3], 0); /* no image support */
+        assert_int_equal(r[3], 1); /* images are supported */
         assert_int_equal(r[4], (fp & CL_FP_FMA) ? 1 : 0);
         assert_int_equal(r[5], v);
         assert_int_equal(r[6], fp64 ? 1 : 0); /* as the device lists cl_khr_fp64 */
         assert_int_equal(r[7], 1);
-        assert_int_equal(r[8], 0);
+        assert_int_equal(r[8], 1); /* __opencl_c_images */
         assert_int_equal(r[9], 1);
         assert_int_equal(r[10], fp64 ? 1 : 0); /* the feature with the extension */
         clReleaseMemObject(m);
