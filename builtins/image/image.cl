@@ -59,6 +59,20 @@ static __global uchar *row_of(__global const lanes_image *im, int y, int z)
             out = (T##4)(p_[(x)], 0, 0, 0);                                                        \
     } while (0)
 
+// x / d, correctly rounded, for the integers of a channel type (|x| <= 65535): a product
+// and two FMAs where the ISA has FMA (checked against the division for every such x and d
+// of 255, 65535, 127 and 32767), a fifth the cost of a vector division.
+static float4 over(float4 x, float d)
+{
+#if LANES_ISA >= 3
+    float r = 1.0f / d;
+    float4 q = x * r;
+    return fma(fma(-q, d, x), r, q);
+#else
+    return x / d;
+#endif
+}
+
 static float4 load_float(__global const lanes_image *im, int x, int y, int z)
 {
     __global uchar *row = row_of(im, y, z);
@@ -67,22 +81,22 @@ static float4 load_float(__global const lanes_image *im, int x, int y, int z)
     case CLK_UNORM_INT8: {
         uchar4 v;
         LOAD_CHANNELS(uchar, row, x, n, v);
-        return convert_float4(v) / 255.0f;
+        return over(convert_float4(v), 255.0f);
     }
     case CLK_UNORM_INT16: {
         ushort4 v;
         LOAD_CHANNELS(ushort, row, x, n, v);
-        return convert_float4(v) / 65535.0f;
+        return over(convert_float4(v), 65535.0f);
     }
     case CLK_SNORM_INT8: {
         char4 v;
         LOAD_CHANNELS(char, row, x, n, v);
-        return fmax(convert_float4(v) / 127.0f, -1.0f);
+        return fmax(over(convert_float4(v), 127.0f), -1.0f);
     }
     case CLK_SNORM_INT16: {
         short4 v;
         LOAD_CHANNELS(short, row, x, n, v);
-        return fmax(convert_float4(v) / 32767.0f, -1.0f);
+        return fmax(over(convert_float4(v), 32767.0f), -1.0f);
     }
     case CLK_HALF_FLOAT: {
         ushort4 v;
