@@ -163,8 +163,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     case LANES_ARG_IMAGE: {
         LANES_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
                     "an image argument takes sizeof(cl_mem)");
-        LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
-        v.mem = *(const cl_mem *)arg_value;
+        /* A NULL arg_value is no image, as for a sampler. */
+        v.mem = arg_value ? *(const cl_mem *)arg_value : NULL;
         LANES_CHECK(lanes_mem_valid(v.mem) && lanes_mem_is_image(v.mem) &&
                         v.mem->context == kernel->program->context,
                     CL_INVALID_MEM_OBJECT, "not an image of the kernel's context");
@@ -183,8 +183,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     case LANES_ARG_SAMPLER: {
         LANES_CHECK(arg_size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
                     "a sampler argument takes sizeof(cl_sampler)");
-        LANES_CHECK(arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
-        cl_sampler s = *(const cl_sampler *)arg_value;
+        /* A NULL arg_value is no sampler (as the CTS's negative_invalid_arg_sampler asks). */
+        cl_sampler s = arg_value ? *(const cl_sampler *)arg_value : NULL;
         LANES_CHECK(lanes_sampler_valid(s) && s->context == kernel->program->context,
                     CL_INVALID_SAMPLER, "not a sampler of the kernel's context");
         sampler_bits = lanes_sampler_bits(s);

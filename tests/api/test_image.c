@@ -1253,7 +1253,7 @@ static void kernel_arguments(void **state)
 
     /* Errors: size first, then the handle, its type, its access. */
     assert_int_equal(clSetKernelArg(k, 0, 1, &a), CL_INVALID_ARG_SIZE);
-    assert_int_equal(clSetKernelArg(k, 0, sizeof a, NULL), CL_INVALID_ARG_VALUE);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof a, NULL), CL_INVALID_MEM_OBJECT);
     assert_int_equal(clSetKernelArg(k, 0, sizeof facts, &facts), CL_INVALID_MEM_OBJECT);
     assert_int_equal(clSetKernelArg(k, 0, sizeof s, &s), CL_INVALID_MEM_OBJECT);
     assert_int_equal(clSetKernelArg(k, 0, sizeof three, &three), CL_INVALID_MEM_OBJECT);
@@ -1261,7 +1261,7 @@ static void kernel_arguments(void **state)
     assert_int_equal(clSetKernelArg(k, 1, sizeof a, &a), CL_INVALID_ARG_VALUE);
     assert_int_equal(clSetKernelArg(k, 2, sizeof a, &a), CL_INVALID_ARG_VALUE);
     assert_int_equal(clSetKernelArg(k, 3, 1, &s), CL_INVALID_ARG_SIZE);
-    assert_int_equal(clSetKernelArg(k, 3, sizeof s, NULL), CL_INVALID_ARG_VALUE);
+    assert_int_equal(clSetKernelArg(k, 3, sizeof s, NULL), CL_INVALID_SAMPLER);
     assert_int_equal(clSetKernelArg(k, 3, sizeof a, &a), CL_INVALID_SAMPLER);
     assert_int_equal(clSetKernelArg(k, 4, sizeof a, &a), CL_INVALID_MEM_OBJECT);
 
