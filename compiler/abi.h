@@ -160,6 +160,19 @@ static_assert(offsetof(struct lanes_image_abi, channels) == 48, "ABI: builtins/i
 
 typedef void (*lanes_launcher_fn)(const void *args, const struct lanes_wg *wg);
 
+/*
+ * The format of an image argument a launcher is compiled for: the fields of
+ * its lanes_image_abi that the image built-ins switch on, which the
+ * compiler folds (compiler/image_formats.c). All zero: any format.
+ */
+struct lanes_image_format_spec {
+    uint16_t order, type;
+    uint8_t channels, elem_size, pad[2];
+};
+
+/* The arguments (by index) whose image formats a specialization may fix. */
+#define LANES_SPEC_IMAGE_ARGS 16
+
 /* What a specialization is for. */
 struct lanes_specialization {
     uint64_t local_size[3]; /* the enqueued local size, folded into the code */
@@ -204,6 +217,13 @@ struct lanes_specialization {
      * linear id.
      */
     uint32_t rows;
+    /*
+     * The format of each image argument among the first
+     * LANES_SPEC_IMAGE_ARGS, by argument index (zeros elsewhere): the
+     * launcher runs only images of these formats (runtime/api_ndrange.c
+     * checks), and its format switches are folded away.
+     */
+    struct lanes_image_format_spec image_formats[LANES_SPEC_IMAGE_ARGS];
 };
 
 /* The local size of the work-groups `spec` runs, in dimension d. */

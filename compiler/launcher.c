@@ -63,9 +63,9 @@ static void launcher_key(const struct lanes_program_module *module,
     for (unsigned d = 0; d < 3; d++)
         group[d] = lanes_spec_group_size(spec, d);
     unsigned interleave = lanes_interleave_setting();
-    const void *parts[] = {"launcher-8",    digest,       k->name,    spec->local_size,
-                           &spec->work_dim, &spec->width, group,      &spec->small_ids,
-                           &spec->dynamic,  &spec->rows,  &interleave};
+    const void *parts[] = {"launcher-9",    digest,       k->name,     spec->local_size,
+                           &spec->work_dim, &spec->width, group,       &spec->small_ids,
+                           &spec->dynamic,  &spec->rows,  &interleave, spec->image_formats};
     const size_t sizes[] = {10,
                             sizeof module->bitcode_digest,
                             strlen(k->name),
@@ -76,7 +76,8 @@ static void launcher_key(const struct lanes_program_module *module,
                             sizeof spec->small_ids,
                             sizeof spec->dynamic,
                             sizeof spec->rows,
-                            sizeof interleave};
+                            sizeof interleave,
+                            sizeof spec->image_formats};
     lanes_cache_key_of(key, parts, sizes, sizeof parts / sizeof *parts);
 }
 

@@ -37,6 +37,15 @@ void lanes_make_coroutine(LLVMValueRef sg, bool yields);
  */
 unsigned lanes_spin_loops(LLVMValueRef fn, bool insert);
 
+struct lanes_specialization;
+
+/*
+ * Replaces, in the inlined kernel `fn`, each load of a format field (order,
+ * type, channels, texel size) of an image argument whose format `spec`
+ * fixes by its value (compiler/image_formats.c); returns how many.
+ */
+unsigned lanes_fold_image_formats(LLVMValueRef fn, const struct lanes_specialization *spec);
+
 /*
  * Lowers to_global, to_local, to_private and get_fence in `sg` to their
  * answers where the pointer's origin shows, else to tests of the address

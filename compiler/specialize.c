@@ -573,6 +573,8 @@ int lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel, const struct lanes_sp
         return -1;
     }
     lanes_make_division_safe(kernel);
+    /* The launch's image formats: the clean-up (or O3) deletes the other formats' code. */
+    lanes_fold_image_formats(kernel, spec);
     uint64_t items = 1;
     for (unsigned d = 0; d < 3; d++)
         items *= lanes_spec_group_size(spec, d);

@@ -109,9 +109,21 @@ static cl_int check_shape(cl_kernel k, cl_uint work_dim, const size_t *offset, c
  * The command's payload: the argument block with buffer addresses and
  * __local offsets filled in, and the work-group template.
  */
+/* What a launcher specialized for image `m`'s format knows of it. */
+static struct lanes_image_format_spec image_format_of(cl_mem m)
+{
+    const struct lanes_image_abi *d = &m->image.abi;
+    return (struct lanes_image_format_spec){.order = (uint16_t)d->order,
+                                            .type = (uint16_t)d->type,
+                                            .channels = (uint8_t)d->channels,
+                                            .elem_size = (uint8_t)d->elem_size};
+}
+
 static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint work_dim,
                                           const size_t *offset, const size_t *global,
-                                          const size_t local[3], cl_int *err)
+                                          const size_t local[3],
+                                          const struct lanes_image_format_spec *formats,
+                                          cl_int *err)
 {
     const struct lanes_kernel_info *info = k->info;
     /* Aligned, so that every argument's slot is aligned as its type requires. */
@@ -137,6 +149,11 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
             const struct lanes_image_abi *desc = &v->mem->image.abi;
             memcpy(nd->args + a->offset, &desc, sizeof desc);
             *err = lanes_command_keep_mem(cmd, v->mem);
+            /* Another thread's clSetKernelArg since the launchers were chosen: no launch. */
+            struct lanes_image_format_spec f = image_format_of(v->mem);
+            if (*err == CL_SUCCESS && i < LANES_SPEC_IMAGE_ARGS &&
+                memcmp(&f, &formats[i], sizeof f) != 0)
+                *err = CL_INVALID_KERNEL_ARGS;
         } else if (a->kind == LANES_ARG_LOCAL) {
             uint64_t at = local_bytes;
             memcpy(nd->args + a->offset, &at, sizeof at);
@@ -174,10 +191,12 @@ static struct lanes_ndrange *make_payload(cl_kernel k, cl_event cmd, cl_uint wor
  * cannot be built (the build log says why).
  */
 static bool launchers(cl_kernel kernel, cl_uint work_dim, const size_t *offset,
-                      const size_t *global, const size_t local[3], lanes_launcher_fn fn[8],
+                      const size_t *global, const size_t local[3],
+                      const struct lanes_image_format_spec *formats, lanes_launcher_fn fn[8],
                       struct lanes_jit_code *code[8])
 {
     struct lanes_specialization spec = {.work_dim = work_dim, .small_ids = 1};
+    memcpy(spec.image_formats, formats, sizeof spec.image_formats);
     uint64_t rest[3];
     unsigned cuts = 0;
     for (unsigned d = 0; d < 3; d++) {
@@ -236,11 +255,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
                 "the kernel and the queue belong to different contexts");
     pthread_mutex_lock(&kernel->lock);
     bool all_set = true, all_live = true;
+    /* The launchers are compiled for the formats of the images (compiler/image_formats.c). */
+    struct lanes_image_format_spec formats[LANES_SPEC_IMAGE_ARGS] = {0};
     for (size_t i = 0; i < kernel->info->num_args; i++) {
         const struct lanes_kernel_argval *v = &kernel->argv[i];
         all_set &= v->set;
         /* clSetKernelArg takes no reference: the buffer may have been released since. */
         all_live &= !v->mem || lanes_mem_valid(v->mem);
+        if (i < LANES_SPEC_IMAGE_ARGS && kernel->info->args[i].kind == LANES_ARG_IMAGE && v->mem &&
+            lanes_mem_valid(v->mem))
+            formats[i] = image_format_of(v->mem);
     }
     pthread_mutex_unlock(&kernel->lock);
     LANES_CHECK(all_set, CL_INVALID_KERNEL_ARGS, "an argument has not been set");
@@ -260,8 +284,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
         empty = global_work_size[d] == 0;
     lanes_launcher_fn fn[8] = {0};
     struct lanes_jit_code *code[8] = {0};
-    if (!empty &&
-        !launchers(kernel, work_dim, global_work_offset, global_work_size, local, fn, code)) {
+    if (!empty && !launchers(kernel, work_dim, global_work_offset, global_work_size, local, formats,
+                             fn, code)) {
         /* The reason is the last line of the build log; show it to whoever debugs. */
         pthread_mutex_lock(&kernel->program->lock);
         lanes_refuse(__func__, "CL_OUT_OF_RESOURCES", kernel->program->log);
@@ -273,8 +297,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
                                         empty ? NULL : lanes_ndrange_run);
     LANES_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "allocating the command");
     if (!empty) {
-        struct lanes_ndrange *nd =
-            make_payload(kernel, cmd, work_dim, global_work_offset, global_work_size, local, &err);
+        struct lanes_ndrange *nd = make_payload(kernel, cmd, work_dim, global_work_offset,
+                                                global_work_size, local, formats, &err);
         if (!nd) {
             lanes_command_discard(cmd);
             LANES_CHECK(0, err, "preparing the kernel's arguments");

@@ -24,7 +24,8 @@ static bool same_spec(const struct lanes_specialization *a, const struct lanes_s
 {
     return a->work_dim == b->work_dim && a->width == b->width && a->small_ids == b->small_ids &&
            a->rows == b->rows && memcmp(a->local_size, b->local_size, sizeof a->local_size) == 0 &&
-           memcmp(a->group_size, b->group_size, sizeof a->group_size) == 0;
+           memcmp(a->group_size, b->group_size, sizeof a->group_size) == 0 &&
+           memcmp(a->image_formats, b->image_formats, sizeof a->image_formats) == 0;
 }
 
 /* Adds a line to the program's build log (under its lock). */
@@ -176,6 +177,7 @@ static struct lanes_specialization tier0_spec(const struct lanes_specialization 
                                      .small_ids = spec->small_ids,
                                      .dynamic = 1,
                                      .rows = lanes_spec_rows(spec)};
+    memcpy(g.image_formats, spec->image_formats, sizeof g.image_formats);
     for (unsigned d = spec->work_dim; d < 3; d++)
         g.local_size[d] = 1;
     return g;
