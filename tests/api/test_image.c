@@ -1298,6 +1298,35 @@ static void kernel_arguments(void **state)
     assert_int_equal(got[2], CL_RGBA);
     assert_int_equal(got[3], CL_UNSIGNED_INT32);
 
+    /*
+     * The same kernel on an image of another format: launchers are compiled
+     * for their images' formats (compiler/image_formats.c), so this is
+     * another launcher, and the first one is not reused for it.
+     */
+    float inf[H][W][4];
+    for (int i = 0; i < W * H * 4; i++)
+        (&inf[0][0][0])[i] = (&in[0][0][0])[i] / 255.0f;
+    cl_image_format rgba32f = {CL_RGBA, CL_FLOAT};
+    cl_mem af = image(f->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba32f,
+                      CL_MEM_OBJECT_IMAGE2D, W, H, 1, 1, inf);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof af, &af), CL_SUCCESS);
+    for (int run = 0; run < 2; run++) {
+        assert_int_equal(clSetKernelArg(k, 0, sizeof a, run ? &a : &af), CL_SUCCESS);
+        memset(out, 0, sizeof out);
+        assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 2, NULL, global, NULL, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(clEnqueueReadImage(f->q, b, CL_TRUE, o, r, 0, 0, out, 0, NULL, NULL),
+                         CL_SUCCESS);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int ch = 0; ch < 4; ch++) {
+                    float p = in[y][x ? x - 1 : 0][ch] / 255.0f, q = in[y][x][ch] / 255.0f;
+                    float v = (p * 0.5f + q * 0.25f) * 255.0f;
+                    assert_true(fabsf(out[y][x][ch] - v) <= 0.5f + 1e-3f);
+                }
+    }
+    clReleaseMemObject(af);
+
     clReleaseMemObject(three);
     clReleaseSampler(s);
     clReleaseMemObject(a);
