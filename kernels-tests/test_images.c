@@ -1434,6 +1434,117 @@ static void check_build_log(cl_program p)
     free(log);
 }
 
+/*
+ * Intel's block reads and writes on 2D images (cl_intel_subgroups, _short,
+ * _char, _long), at and past the image's edges: lane l's value k is the T
+ * at byte x + l * sizeof(T) of row y + k, reads clamped to the edge in
+ * bytes and rows, writes outside dropped. Each sub-group's block starts at
+ * a byte offset dx from its lanes' own position and dy rows from its rows.
+ */
+#define BLOCK_W 24 /* texels of 4 bytes: 96 bytes per row */
+#define BLOCK_H 7
+static void test_image_blocks(void)
+{
+    static const struct {
+        const char *ext, *suffix, *type;
+        unsigned size;
+    } forms[] = {{"cl_intel_subgroups", "", "uint", 4},
+                 {"cl_intel_subgroups_short", "_us", "ushort", 2},
+                 {"cl_intel_subgroups_char", "_uc", "uchar", 1},
+                 {"cl_intel_subgroups_long", "_ul", "ulong", 8}};
+    static const int offsets[][2] = {{0, 0}, {4, 1}, {-8, -1}, {40, 5}, {-200, 3}, {88, -9}};
+    cl_image_format rgba8 = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_int err;
+    for (size_t fi = 0; fi < sizeof forms / sizeof *forms; fi++) {
+        if (!kt_has_extension(forms[fi].ext))
+            continue;
+        const char *sz = forms[fi].suffix, *t = forms[fi].type;
+        unsigned size = forms[fi].size;
+        char *src = kt_format(
+            "#pragma OPENCL EXTENSION %s : enable\n"
+            "kernel void blocks(read_only image2d_t in, write_only image2d_t out,\n"
+            "                   global %s *got, int dx, int dy) {\n"
+            "    int base = (int)(get_global_id(0) - get_sub_group_local_id()) * %u;\n"
+            "    int y = (int)get_global_id(1) * 2;\n"
+            "    %s2 v = intel_sub_group_block_read%s2(in, (int2)(base + dx, y + dy));\n"
+            "    size_t i = (get_global_id(1) * get_global_size(0) + get_global_id(0)) * 2;\n"
+            "    got[i] = v.x;\n"
+            "    got[i + 1] = v.y;\n"
+            "    if (get_global_id(0) %% 3 != 1) /* a divergent read as well */\n"
+            "        got[i] ^= intel_sub_group_block_read%s(in, (int2)(base, y)) & 0;\n"
+            "    intel_sub_group_block_write%s2(out, (int2)(base + (dx & ~3), y + dy), v);\n"
+            "}\n",
+            forms[fi].ext, t, size, t, sz, sz, sz);
+        cl_program p = kt_build(src, "");
+        free(src);
+        uint8_t in[BLOCK_H][BLOCK_W * 4];
+        for (size_t i = 0; i < sizeof in; i++)
+            (&in[0][0])[i] = (uint8_t)kt_random();
+        cl_image_desc desc = {
+            .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLOCK_W, .image_height = BLOCK_H};
+        cl_mem a =
+            clCreateImage(kt.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba8, &desc, in, &err);
+        KT_CHECK_CL(err);
+        /* Lanes across 96 / size values of a row, and a few past it; 4 pairs of rows. */
+        size_t gx = (BLOCK_W * 4 / size + 16 + 15) / 16 * 16, gy = (BLOCK_H + 1) / 2 + 1;
+        size_t global[2] = {gx, gy}, local[2] = {16, 1};
+        for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++) {
+            int dx = offsets[o][0], dy = offsets[o][1];
+            uint8_t zero[BLOCK_H][BLOCK_W * 4] = {{0}}, out[BLOCK_H][BLOCK_W * 4];
+            cl_mem b = clCreateImage(kt.ctx, CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, &rgba8,
+                                     &desc, zero, &err);
+            KT_CHECK_CL(err);
+            size_t n = gx * gy * 2;
+            cl_mem got = clCreateBuffer(kt.ctx, CL_MEM_READ_WRITE, n * size, NULL, &err);
+            KT_CHECK_CL(err);
+            cl_kernel k = clCreateKernel(p, "blocks", &err);
+            KT_CHECK_CL(err);
+            KT_CHECK_CL(clSetKernelArg(k, 0, sizeof a, &a));
+            KT_CHECK_CL(clSetKernelArg(k, 1, sizeof b, &b));
+            KT_CHECK_CL(clSetKernelArg(k, 2, sizeof got, &got));
+            KT_CHECK_CL(clSetKernelArg(k, 3, sizeof dx, &dx));
+            KT_CHECK_CL(clSetKernelArg(k, 4, sizeof dy, &dy));
+            KT_CHECK_CL(clEnqueueNDRangeKernel(kt.queue, k, 2, NULL, global, local, 0, NULL, NULL));
+            uint8_t *values = malloc(n * size);
+            KT_CHECK_CL(
+                clEnqueueReadBuffer(kt.queue, got, CL_TRUE, 0, n * size, values, 0, NULL, NULL));
+            size_t origin[3] = {0, 0, 0}, region[3] = {BLOCK_W, BLOCK_H, 1};
+            KT_CHECK_CL(
+                clEnqueueReadImage(kt.queue, b, CL_TRUE, origin, region, 0, 0, out, 0, NULL, NULL));
+            uint8_t ref[BLOCK_H][BLOCK_W * 4] = {{0}};
+            long row_bytes = BLOCK_W * 4;
+            for (size_t y = 0; y < gy; y++)
+                for (size_t x = 0; x < gx; x++)
+                    for (int v = 0; v < 2; v++) {
+                        long bx = (long)x * size + dx, by = (long)y * 2 + dy + v;
+                        long cx = bx < 0 ? 0 : bx > row_bytes - size ? row_bytes - size : bx;
+                        long cy = by < 0 ? 0 : by >= BLOCK_H ? BLOCK_H - 1 : by;
+                        const uint8_t *want = &in[cy][cx];
+                        const uint8_t *have = values + ((y * gx + x) * 2 + v) * size;
+                        if (memcmp(want, have, size) != 0)
+                            KT_FAIL("block read%s2 dx %d dy %d: lane at (%zu, %zu) value %d is "
+                                    "not the texel bytes at (%ld, %ld)",
+                                    sz, dx, dy, x, y, v, cx, cy);
+                        long wx = (long)x * size + (dx & ~3), wy = (long)y * 2 + dy + v;
+                        if (wx >= 0 && wx + size <= row_bytes && wy >= 0 && wy < BLOCK_H)
+                            memcpy(&ref[wy][wx], have, size);
+                    }
+            if (memcmp(ref, out, sizeof out) != 0)
+                KT_FAIL("block write%s2 dx %d dy %d: the image differs from the lanes' values "
+                        "where they fall inside it (and zeros elsewhere)",
+                        sz, dx, dy);
+            free(values);
+            clReleaseKernel(k);
+            clReleaseMemObject(got);
+            clReleaseMemObject(b);
+        }
+        clReleaseMemObject(a);
+        clReleaseProgram(p);
+        printf("image block reads and writes%s: 1 and 2 rows at %zu offsets\n", sz,
+               sizeof offsets / sizeof *offsets);
+    }
+}
+
 int main(void)
 {
     kt_setup();
@@ -1560,6 +1671,8 @@ int main(void)
             free(im.data);
         }
     }
+    if (!on_pocl)
+        test_image_blocks();
     for (size_t d = 0; on_pocl && d < NUM_DEVIATIONS; d++) {
         printf("PoCL's known deviation, %u failures: %s\n", pocl_deviations[d].seen,
                pocl_deviations[d].why);
