@@ -1467,11 +1467,10 @@ static void test_image_blocks(void)
             "    int base = (int)(get_global_id(0) - get_sub_group_local_id()) * %u;\n"
             "    int y = (int)get_global_id(1) * 2;\n"
             "    %s2 v = intel_sub_group_block_read%s2(in, (int2)(base + dx, y + dy));\n"
-            "    size_t i = (get_global_id(1) * get_global_size(0) + get_global_id(0)) * 2;\n"
+            "    size_t i = (get_global_id(1) * get_global_size(0) + get_global_id(0)) * 3;\n"
             "    got[i] = v.x;\n"
             "    got[i + 1] = v.y;\n"
-            "    if (get_global_id(0) %% 3 != 1) /* a divergent read as well */\n"
-            "        got[i] ^= intel_sub_group_block_read%s(in, (int2)(base, y)) & 0;\n"
+            "    got[i + 2] = intel_sub_group_block_read%s(in, (int2)(base + dx, y + dy));\n"
             "    intel_sub_group_block_write%s2(out, (int2)(base + (dx & ~3), y + dy), v);\n"
             "}\n",
             forms[fi].ext, t, size, t, sz, sz, sz);
@@ -1494,7 +1493,7 @@ static void test_image_blocks(void)
             cl_mem b = clCreateImage(kt.ctx, CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, &rgba8,
                                      &desc, zero, &err);
             KT_CHECK_CL(err);
-            size_t n = gx * gy * 2;
+            size_t n = gx * gy * 3; /* per lane: read2's two values, then read's one */
             cl_mem got = clCreateBuffer(kt.ctx, CL_MEM_READ_WRITE, n * size, NULL, &err);
             KT_CHECK_CL(err);
             cl_kernel k = clCreateKernel(p, "blocks", &err);
@@ -1520,11 +1519,16 @@ static void test_image_blocks(void)
                         long cx = bx < 0 ? 0 : bx > row_bytes - size ? row_bytes - size : bx;
                         long cy = by < 0 ? 0 : by >= BLOCK_H ? BLOCK_H - 1 : by;
                         const uint8_t *want = &in[cy][cx];
-                        const uint8_t *have = values + ((y * gx + x) * 2 + v) * size;
+                        const uint8_t *have = values + ((y * gx + x) * 3 + v) * size;
                         if (memcmp(want, have, size) != 0)
                             KT_FAIL("block read%s2 dx %d dy %d: lane at (%zu, %zu) value %d is "
                                     "not the texel bytes at (%ld, %ld)",
                                     sz, dx, dy, x, y, v, cx, cy);
+                        /* The one-row read is the two-row read's first row. */
+                        if (v == 0 && memcmp(want, have + 2 * size, size) != 0)
+                            KT_FAIL("block read%s dx %d dy %d: lane at (%zu, %zu) is not the "
+                                    "texel bytes at (%ld, %ld)",
+                                    sz, dx, dy, x, y, cx, cy);
                         long wx = (long)x * size + (dx & ~3), wy = (long)y * 2 + dy + v;
                         if (wx >= 0 && wx + size <= row_bytes && wy >= 0 && wy < BLOCK_H)
                             memcpy(&ref[wy][wx], have, size);
