@@ -1301,7 +1301,8 @@ static void kernel_arguments(void **state)
     /*
      * The same kernel on an image of another format: launchers are compiled
      * for their images' formats (compiler/image_formats.c), so this is
-     * another launcher, and the first one is not reused for it.
+     * another launcher, and the first one is not reused for it; then on the
+     * first format again, and on an image that views a buffer.
      */
     float inf[H][W][4];
     for (int i = 0; i < W * H * 4; i++)
@@ -1309,9 +1310,15 @@ static void kernel_arguments(void **state)
     cl_image_format rgba32f = {CL_RGBA, CL_FLOAT};
     cl_mem af = image(f->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba32f,
                       CL_MEM_OBJECT_IMAGE2D, W, H, 1, 1, inf);
-    assert_int_equal(clSetKernelArg(k, 0, sizeof af, &af), CL_SUCCESS);
-    for (int run = 0; run < 2; run++) {
-        assert_int_equal(clSetKernelArg(k, 0, sizeof a, run ? &a : &af), CL_SUCCESS);
+    /* And a 2D image made from a buffer holding the same texels (cl_khr_image2d_from_buffer). */
+    cl_mem texels = test_buffer(f->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+    cl_image_desc from = {
+        .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H, .buffer = texels};
+    cl_mem ab = clCreateImage(f->ctx, 0, &rgba8, &from, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem inputs[3] = {af, a, ab};
+    for (int run = 0; run < 3; run++) {
+        assert_int_equal(clSetKernelArg(k, 0, sizeof inputs[run], &inputs[run]), CL_SUCCESS);
         memset(out, 0, sizeof out);
         assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 2, NULL, global, NULL, 0, NULL, NULL),
                          CL_SUCCESS);
@@ -1326,6 +1333,8 @@ static void kernel_arguments(void **state)
                 }
     }
     clReleaseMemObject(af);
+    clReleaseMemObject(ab);
+    clReleaseMemObject(texels);
 
     clReleaseMemObject(three);
     clReleaseSampler(s);
