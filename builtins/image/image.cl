@@ -31,7 +31,6 @@ DECLARE_HANDLES(image2d_depth_t)
 DECLARE_HANDLES(image2d_array_depth_t)
 uint OVL __lanes_sampler(sampler_t);
 
-float OVL lanes_half_to_float(ushort);
 float4 OVL lanes_half_to_float(ushort4);
 ushort4 OVL lanes_float_to_half_rte(float4);
 
