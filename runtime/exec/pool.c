@@ -116,11 +116,13 @@ static void *worker_main(void *arg)
 {
     worker_index = (int)(size_t)arg;
     pthread_mutex_lock(&pool.lock);
-    while (!pool.stop) {
+    for (;;) {
         if (work_one()) {
             pthread_mutex_lock(&pool.lock);
             continue;
         }
+        if (pool.stop)
+            break; /* after the work queued before the stop */
         pool.idle++;
         pthread_cond_wait(&pool.wake, &pool.lock);
         pool.idle--;
@@ -128,6 +130,8 @@ static void *worker_main(void *arg)
     pthread_mutex_unlock(&pool.lock);
     return NULL;
 }
+
+static void stop(void);
 
 static void start(void)
 {
@@ -161,9 +165,18 @@ static void start(void)
         fprintf(stderr, "lanes: cannot start any worker thread\n");
         abort();
     }
+    /*
+     * At exit the workers stop in an exit handler, before the exit handlers
+     * registered earlier (LeakSanitizer's check among them, which otherwise
+     * stops and scans every idle worker; its tracer once crashed doing so),
+     * and not only in the library's destructor, which runs after them all.
+     * The workers first finish the work queued; work submitted after the
+     * stop runs on the submitting thread (submit).
+     */
+    atexit(stop);
 }
 
-/* Stops and joins the workers when the library is unloaded or the process exits. */
+/* Stops and joins the workers when the process exits or the library is unloaded (twice: once). */
 __attribute__((destructor)) static void stop(void)
 {
     pthread_mutex_lock(&pool.lock);
