@@ -97,6 +97,9 @@ struct vz {
 struct vz_shape vz_shape_of(struct vz *v, LLVMValueRef value);
 void vz_set_shape(struct vz *v, LLVMValueRef value, struct vz_shape s);
 
+/* The shape instruction i has from its operands' shapes as they stand (one step, not stored). */
+struct vz_shape vz_shape_transfer(struct vz *v, LLVMValueRef i);
+
 /* Computes the shape of every instruction of v->fn; -1 with v->why on an unsupported one. */
 int vz_shapes(struct vz *v);
 

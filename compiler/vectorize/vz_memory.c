@@ -10,6 +10,7 @@
 #include "../host.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Scalar type t's accesses: bytes of memory per lane, when it has no padding bits. */
 bool vz_plain_scalar(struct vz *v, LLVMTypeRef t)
@@ -259,6 +260,212 @@ static void store_interleaved(struct vz *v, LLVMTypeRef t, LLVMValueRef scalar_v
     }
 }
 
+/*
+ * Clamped progressions. An address computed from a progression through
+ * min and max against uniform bounds (clamp(i - 1, 0, n - 1), a read at an
+ * image's edge) is varying, but contiguous wherever no bound bites. Its load
+ * tests that at run time: when no lane's min or max changed its value, one
+ * vector access at the address the progression gives without them; else
+ * the gathers.
+ */
+enum { CLAMP_CHAIN_MAX = 16 };
+
+struct clamp_chain {
+    LLVMValueRef x;                     /* the progression */
+    LLVMValueRef node[CLAMP_CHAIN_MAX]; /* from x's user to the address */
+    unsigned on[CLAMP_CHAIN_MAX];       /* the operand of each node that is on the chain */
+    unsigned n;
+};
+
+static bool is_min_max(LLVMValueRef i)
+{
+    const char *name;
+    if (LLVMGetInstructionOpcode(i) != LLVMCall || !vz_callee(i, &name))
+        return false;
+    return strncmp(name, "llvm.smin.", 10) == 0 || strncmp(name, "llvm.smax.", 10) == 0 ||
+           strncmp(name, "llvm.umin.", 10) == 0 || strncmp(name, "llvm.umax.", 10) == 0;
+}
+
+/*
+ * The chain from a progression to `addr`: each node varying, with one
+ * operand that is not uniform (the chain's), an integer or address
+ * operation that keeps progressions, or a min or max; at least one of those.
+ */
+static bool clamp_chain(struct vz *v, LLVMValueRef addr, struct clamp_chain *c)
+{
+    LLVMValueRef node[CLAMP_CHAIN_MAX];
+    unsigned on[CLAMP_CHAIN_MAX], n = 0;
+    bool clamps = false;
+    LLVMValueRef cur = addr;
+    while (vz_shape_of(v, cur).kind == VZ_VARYING) {
+        if (n == CLAMP_CHAIN_MAX || !LLVMIsAInstruction(cur))
+            return false;
+        bool mm = is_min_max(cur);
+        switch (LLVMGetInstructionOpcode(cur)) {
+        case LLVMGetElementPtr:
+        case LLVMAdd:
+        case LLVMSub:
+        case LLVMMul:
+        case LLVMShl:
+        case LLVMSExt:
+        case LLVMZExt:
+        case LLVMTrunc:
+        case LLVMFreeze:
+        case LLVMAddrSpaceCast: break;
+        case LLVMCall:
+            if (mm)
+                break;
+            return false;
+        default: return false;
+        }
+        int ops = LLVMGetNumOperands(cur) - (mm ? 1 : 0), chain = -1;
+        for (int k = 0; k < ops; k++)
+            if (vz_shape_of(v, LLVMGetOperand(cur, (unsigned)k)).kind != VZ_UNIFORM) {
+                if (chain >= 0)
+                    return false;
+                chain = k;
+            }
+        if (chain < 0)
+            return false;
+        clamps |= mm;
+        node[n] = cur;
+        on[n++] = (unsigned)chain;
+        cur = LLVMGetOperand(cur, (unsigned)chain);
+    }
+    if (!clamps || vz_shape_of(v, cur).kind != VZ_CONTIGUOUS)
+        return false;
+    c->x = cur;
+    c->n = n;
+    for (unsigned k = 0; k < n; k++) {
+        c->node[k] = node[n - 1 - k];
+        c->on[k] = on[n - 1 - k];
+    }
+    return true;
+}
+
+/*
+ * The shape of the chain's address with its mins and maxes taken out, x's
+ * shape being xs (the shapes left as they were).
+ */
+static struct vz_shape unclamped_shape(struct vz *v, const struct clamp_chain *c,
+                                       struct vz_shape xs)
+{
+    struct vz_shape saved[CLAMP_CHAIN_MAX], s = xs;
+    for (unsigned k = 0; k < c->n; k++) {
+        saved[k] = vz_shape_of(v, c->node[k]);
+        if (!is_min_max(c->node[k]))
+            s = vz_shape_transfer(v, c->node[k]);
+        vz_set_shape(v, c->node[k], s);
+    }
+    for (unsigned k = 0; k < c->n; k++)
+        vz_set_shape(v, c->node[k], saved[k]);
+    return s;
+}
+
+static LLVMValueRef load_flat(struct vz *v, LLVMValueRef i, LLVMTypeRef t, LLVMValueRef p,
+                              LLVMValueRef m)
+{
+    LLVMTypeRef vt = LLVMVectorType(t, v->w);
+    if (!m) {
+        LLVMValueRef x = LLVMBuildLoad2(v->b, vt, p, "");
+        LLVMSetAlignment(x, alignment(i));
+        return x;
+    }
+    LLVMTypeRef over[2] = {vt, LLVMTypeOf(p)};
+    LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, alignment(i), 0), m, LLVMGetPoison(vt)};
+    return vz_intrinsic(v, "llvm.masked.load", over, 2, args, 4);
+}
+
+/* The load i at a clamped progression (above); NULL when its address is not one. */
+static LLVMValueRef load_clamped(struct vz *v, LLVMValueRef i, LLVMTypeRef t, LLVMValueRef m)
+{
+    struct clamp_chain c;
+    if (!clamp_chain(v, LLVMGetOperand(i, 0), &c))
+        return NULL;
+    /*
+     * Where the progression's lanes may wrap (a truncated size_t, say), they
+     * are tested not to, so that its extension stays a progression: with
+     * |stride| * W below a quarter of the type's range, they wrap (signed or
+     * unsigned) exactly when the last lane's value is below the first's.
+     */
+    struct vz_shape xs = vz_shape_of(v, c.x);
+    LLVMTypeRef xt = LLVMTypeOf(c.x);
+    unsigned wraps = (VZ_EXACT_SIGNED | VZ_EXACT_UNSIGNED) & ~xs.exact;
+    uint64_t span = (uint64_t)(xs.stride < 0 ? -xs.stride : xs.stride) * v->w;
+    if (LLVMGetTypeKind(xt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(xt) < 3 ||
+        (LLVMGetIntTypeWidth(xt) < 66 && span >= (uint64_t)1 << (LLVMGetIntTypeWidth(xt) - 2)))
+        wraps = 0;
+    xs.exact |= wraps;
+    struct vz_shape a = unclamped_shape(v, &c, xs);
+    bool flat = a.kind == VZ_CONTIGUOUS && vz_plain_scalar(v, t) &&
+                a.stride == (int64_t)LLVMStoreSizeOfType(v->td, t);
+    if (!flat && !interleaved(v, t, a))
+        return NULL;
+    /*
+     * Every lane is tested, active or not: the vector access starts at lane
+     * 0's unclamped address, which must then be the one lane 0 computed.
+     */
+    LLVMValueRef bites = NULL;
+    for (unsigned k = 0; k < c.n; k++)
+        if (is_min_max(c.node[k])) {
+            LLVMValueRef in = LLVMGetOperand(c.node[k], c.on[k]);
+            LLVMValueRef ne =
+                LLVMBuildICmp(v->b, LLVMIntNE, vz_vector(v, c.node[k]), vz_vector(v, in), "");
+            bites = bites ? LLVMBuildOr(v->b, bites, ne, "") : ne;
+        }
+    LLVMValueRef clamped = vz_any(v, bites);
+    if (wraps) {
+        LLVMValueRef x = vz_vector(v, c.x);
+        LLVMValueRef first = LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, 0, 0), "");
+        LLVMValueRef last = LLVMBuildExtractElement(v->b, x, LLVMConstInt(v->i32, v->w - 1, 0), "");
+        bool up = xs.stride > 0;
+        if (wraps & VZ_EXACT_SIGNED)
+            clamped =
+                LLVMBuildOr(v->b, clamped,
+                            LLVMBuildICmp(v->b, up ? LLVMIntSLT : LLVMIntSGT, last, first, ""), "");
+        if (wraps & VZ_EXACT_UNSIGNED)
+            clamped =
+                LLVMBuildOr(v->b, clamped,
+                            LLVMBuildICmp(v->b, up ? LLVMIntULT : LLVMIntUGT, last, first, ""), "");
+    }
+    LLVMBasicBlockRef fast = vz_new_block(v, "vz.unclamped"), slow = vz_new_block(v, "vz.clamped"),
+                      join = vz_new_block(v, "vz.join");
+    LLVMBuildCondBr(v->b, clamped, slow, fast);
+
+    LLVMPositionBuilderAtEnd(v->b, fast);
+    LLVMValueRef p = vz_scalar(v, c.x);
+    for (unsigned k = 0; k < c.n; k++) {
+        if (is_min_max(c.node[k]))
+            continue; /* the identity here */
+        LLVMValueRef copy = LLVMInstructionClone(c.node[k]);
+        int ops = LLVMGetNumOperands(c.node[k]);
+        for (int o = 0; o < ops; o++)
+            LLVMSetOperand(
+                copy, (unsigned)o,
+                (unsigned)o == c.on[k] ? p : vz_scalar(v, LLVMGetOperand(c.node[k], (unsigned)o)));
+        vz_drop_poison_flags(copy);
+        LLVMInsertIntoBuilder(v->b, copy);
+        p = copy;
+    }
+    LLVMValueRef unclamped =
+        flat ? load_flat(v, i, t, p, m) : load_interleaved(v, i, t, p, alignment(i), m);
+    vz_map_put(&v->aos, i, 0); /* that interleaved form is the fast path's alone */
+    LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(v->b);
+    LLVMBuildBr(v->b, join);
+
+    LLVMPositionBuilderAtEnd(v->b, slow);
+    LLVMValueRef gathered = gather_any(v, t, vz_vector(v, LLVMGetOperand(i, 0)), alignment(i), m);
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(v->b);
+    LLVMBuildBr(v->b, join);
+
+    LLVMPositionBuilderAtEnd(v->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(v->b, LLVMTypeOf(unclamped), "");
+    LLVMValueRef vals[2] = {unclamped, gathered};
+    LLVMBasicBlockRef from[2] = {fast_end, slow_end};
+    LLVMAddIncoming(phi, vals, from, 2);
+    return phi;
+}
+
 /* A load of a uniform, contiguous or varying address. */
 LLVMValueRef vz_widen_load(struct vz *v, LLVMValueRef i)
 {
@@ -282,22 +489,15 @@ LLVMValueRef vz_widen_load(struct vz *v, LLVMValueRef i)
     }
     LLVMValueRef m = vz_mask(v);
     if (a.kind == VZ_CONTIGUOUS && vz_plain_scalar(v, t) &&
-        a.stride == (int64_t)LLVMStoreSizeOfType(v->td, t)) {
-        LLVMValueRef p = vz_scalar(v, addr);
-        LLVMTypeRef vt = LLVMVectorType(t, v->w);
-        if (!m) {
-            LLVMValueRef x = LLVMBuildLoad2(v->b, vt, p, "");
-            LLVMSetAlignment(x, alignment(i));
-            return x;
-        }
-        LLVMTypeRef over[2] = {vt, LLVMTypeOf(p)};
-        LLVMValueRef args[4] = {p, LLVMConstInt(v->i32, alignment(i), 0), m, LLVMGetPoison(vt)};
-        return vz_intrinsic(v, "llvm.masked.load", over, 2, args, 4);
-    }
+        a.stride == (int64_t)LLVMStoreSizeOfType(v->td, t))
+        return load_flat(v, i, t, vz_scalar(v, addr), m);
     if (interleaved(v, t, a))
         return load_interleaved(v, i, t, vz_scalar(v, addr), alignment(i), m);
     if (LLVMGetTypeKind(t) == LLVMStructTypeKind)
         return vz_per_lane(v, i, true);
+    LLVMValueRef clamped = load_clamped(v, i, t, m);
+    if (clamped)
+        return clamped;
     return gather_any(v, t, vz_vector(v, addr), alignment(i), m);
 }
 

@@ -391,6 +391,11 @@ static struct vz_shape transfer(struct vz *v, LLVMValueRef i)
     }
 }
 
+struct vz_shape vz_shape_transfer(struct vz *v, LLVMValueRef i)
+{
+    return settle(v, i, transfer(v, i));
+}
+
 /* Constructs the vectorizer does not take (yet): named, so that the build log can say so. */
 static const char *unsupported(struct vz *v, LLVMValueRef i)
 {

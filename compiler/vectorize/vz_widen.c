@@ -26,7 +26,7 @@
 #include <string.h>
 
 /* Strips what could turn lane 0's value into poison when lane 0 is off (linearized code). */
-static void drop_poison_flags(LLVMValueRef c)
+void vz_drop_poison_flags(LLVMValueRef c)
 {
     switch (LLVMGetInstructionOpcode(c)) {
     case LLVMAdd:
@@ -310,7 +310,7 @@ static LLVMValueRef widen_scalar(struct vz *v, LLVMValueRef i, struct vz_shape s
     }
     LLVMValueRef c = vz_clone_with(v, i, NULL);
     if (s.kind == VZ_CONTIGUOUS && v->linearized)
-        drop_poison_flags(c);
+        vz_drop_poison_flags(c);
     return c;
 }
 

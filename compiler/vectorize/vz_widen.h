@@ -136,6 +136,9 @@ LLVMValueRef vz_interleave(struct vz *v, LLVMTypeRef t, LLVMValueRef val);
 LLVMValueRef vz_deinterleave(struct vz *v, LLVMTypeRef t, LLVMValueRef all);
 /* A load of a uniform, contiguous or varying address. */
 LLVMValueRef vz_widen_load(struct vz *v, LLVMValueRef i);
+
+/* Strips what could turn lane 0's value into poison when lane 0 is off (linearized code). */
+void vz_drop_poison_flags(LLVMValueRef c);
 /* A store of any value at a uniform, contiguous or varying address. */
 void vz_widen_store(struct vz *v, LLVMValueRef i);
 

@@ -345,6 +345,13 @@ static char *int_expr(struct gen *g, unsigned d)
         case 14:
             if (!on(g, F_GATHER))
                 continue;
+            if (chance(r, 30)) {
+                /* A neighbour's, clamped to uniform bounds (a vector load where none bites). */
+                static const char *const lo[] = {"0", "5"};
+                static const char *const hi[] = {"NIN - 1", "100", "min(lsize + 5, NIN - 1)"};
+                return kt_format("ia[clamp(gid + (%d), %s, %s)]", (int)below(r, 7) - 3,
+                                 lo[below(r, 2)], hi[below(r, 3)]);
+            }
             return COMPOSE(chance(r, 60) ? "ia[IX(%s)]" : "(int)ub[IX(%s)]", T_INT);
         case 15:
             if (!on(g, F_ARRAYS))
@@ -456,6 +463,8 @@ static char *float_expr(struct gen *g, unsigned d)
         case 9:
             if (!on(g, F_GATHER))
                 continue;
+            if (chance(r, 30))
+                return kt_format("fc[clamp(gid + (%d), 0, NIN - 1)]", (int)below(r, 7) - 3);
             return COMPOSE("fc[IX(%s)]", T_INT);
         }
     }
