@@ -18,6 +18,7 @@
 #include "host.h"
 #include "reach.h"
 #include "sha256.h"
+#include "spirv.h"
 #include "frontend/frontend.h"
 
 #include <llvm-c/BitReader.h>
@@ -324,9 +325,57 @@ static struct lanes_program_module *link_unsafe(const struct lanes_program_modul
     return pm;
 }
 
+/*
+ * A SPIR-V program (compiler/spirv.h) into a program module: the module the
+ * translator makes takes the place of Clang's, and the build's math options
+ * become function attributes as a link's do. Cached as builds from source
+ * are, under a key of its own kind.
+ */
+static struct lanes_program_module *compile_il_unsafe(const void *il, size_t size,
+                                                      const struct lanes_options *options,
+                                                      const struct lanes_language *language,
+                                                      bool executable, char **log)
+{
+    *log = NULL;
+    lanes_crash_test("compile");
+    struct lanes_cache_key source_key, key;
+    lanes_cache_key(&source_key, il, size, options, language);
+    const void *parts[] = {"spirv", source_key.digest};
+    const size_t sizes[] = {5, sizeof source_key.digest};
+    lanes_cache_key_of(&key, parts, sizes, 2);
+    struct lanes_program_module *cached = executable ? lanes_cache_load(&key, log) : NULL;
+    if (cached)
+        return cached;
+    free(*log);
+    *log = strdup("");
+    struct lanes_program_module *pm = calloc(1, sizeof *pm);
+    if (!pm || !*log) {
+        free(pm);
+        return NULL;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    int rc = lanes_spirv_translate(ctx, il, size, &m, log);
+    if (rc == 0) {
+        apply_link_math_options(m, true, options);
+        rc = finish_module(m, pm, executable, log);
+    }
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    if (rc != 0) {
+        lanes_program_module_free(pm);
+        return NULL;
+    }
+    if (executable)
+        lanes_cache_store(&key, pm, *log, "");
+    return pm;
+}
+
 /* The arguments and results of compile_unsafe or link_unsafe, run under lanes_run_safely. */
 struct safe_call {
     const char *source;
+    const void *il;
     size_t size;
     const struct lanes_frontend_file *headers;
     size_t num_headers;
@@ -344,6 +393,12 @@ static void safe_compile(void *p)
     struct safe_call *c = p;
     c->result = compile_unsafe(c->source, c->size, c->headers, c->num_headers, c->options,
                                c->language, c->executable, &c->log);
+}
+
+static void safe_compile_il(void *p)
+{
+    struct safe_call *c = p;
+    c->result = compile_il_unsafe(c->il, c->size, c->options, c->language, c->executable, &c->log);
 }
 
 static void safe_link(void *p)
@@ -367,6 +422,22 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
     char crash[64];
     if (!lanes_run_safely(safe_compile, &c, crash)) {
         *log = crash_log("compiling the program", crash);
+        return NULL;
+    }
+    *log = c.log;
+    return c.result;
+}
+
+struct lanes_program_module *lanes_program_compile_il(const void *il, size_t size,
+                                                      const struct lanes_options *options,
+                                                      const struct lanes_language *language,
+                                                      bool executable, char **log)
+{
+    struct safe_call c = {
+        .il = il, .size = size, .options = options, .language = language, .executable = executable};
+    char crash[64];
+    if (!lanes_run_safely(safe_compile_il, &c, crash)) {
+        *log = crash_log("translating the SPIR-V program", crash);
         return NULL;
     }
     *log = c.log;

@@ -25,6 +25,16 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
 struct lanes_frontend_file;
 
 /*
+ * Builds a SPIR-V module (clCreateProgramWithIL) as lanes_program_compile
+ * builds source: through the SPIR-V translator (compiler/spirv.h) instead
+ * of Clang. NULL on failure, with the translator's messages in *log.
+ */
+struct lanes_program_module *lanes_program_compile_il(const void *il, size_t size,
+                                                      const struct lanes_options *options,
+                                                      const struct lanes_language *language,
+                                                      bool executable, char **log);
+
+/*
  * Compiles `source` with its in-memory `headers` (clCompileProgram's input
  * headers). `executable` says the module is a program of its own (its
  * variables are made internal) rather than an object to link.

@@ -3,6 +3,7 @@
 #include "../compiler/binary.h"
 #include "../compiler/frontend/frontend.h"
 #include "../compiler/program.h"
+#include "../compiler/spirv.h"
 #include "check.h"
 #include "context.h"
 #include "info.h"
@@ -180,7 +181,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
         headers[i] =
             (struct lanes_frontend_file){header_include_names[i], h->source, h->source_size};
     }
-    LANES_CHECK(program->source, CL_INVALID_OPERATION, "the program was not made from source");
+    LANES_CHECK(program->source || program->il, CL_INVALID_OPERATION,
+                "the program was not made from source or IL");
     LANES_CHECK(atomic_load(&program->kernels) == 0, CL_INVALID_OPERATION,
                 "kernel objects are attached to the program");
     return lanes_program_start_build(program, true, options, headers, num_input_headers, pfn_notify,
@@ -281,7 +283,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
     case CL_PROGRAM_DEVICES:
         return lanes_info(out, c->devices, c->num_devices * sizeof(cl_device_id));
     case CL_PROGRAM_SOURCE: return lanes_info_string(out, program->source ? program->source : "");
-    case CL_PROGRAM_IL: return lanes_info(out, NULL, 0);
+    case CL_PROGRAM_IL: return lanes_info(out, program->il, program->il_size);
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return LANES_INFO(out, cl_bool, CL_FALSE);
     case CL_PROGRAM_BINARY_SIZES:
@@ -344,15 +346,32 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
     return err;
 }
 
-/* The device accepts no intermediate language (CL_DEVICE_IL_VERSION is ""). */
+/*
+ * SPIR-V, kept as given and translated at build time (compiler/spirv.h),
+ * only with LANES_SPIRV=1; otherwise CL_DEVICE_IL_VERSION is "" and no
+ * device of the context accepts an intermediate language.
+ */
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
                                                           size_t length, cl_int *errcode_ret)
 {
     LANES_CHECK_OBJ(lanes_context_valid(context), CL_INVALID_CONTEXT, errcode_ret,
                     "not a live context");
     LANES_CHECK_OBJ(il && length, CL_INVALID_VALUE, errcode_ret, "il is NULL or length is 0");
-    LANES_FAIL_OBJ(CL_INVALID_OPERATION, errcode_ret,
-                   "no device of the context supports intermediate language programs");
+    LANES_CHECK_OBJ(lanes_spirv_enabled(), CL_INVALID_OPERATION, errcode_ret,
+                    "no device of the context supports intermediate language programs");
+    LANES_CHECK_OBJ(lanes_spirv_is_spirv(il, length), CL_INVALID_VALUE, errcode_ret,
+                    "not SPIR-V: no magic number, or a length not a multiple of 4");
+    void *copy = malloc(length);
+    cl_program p = copy ? lanes_program_new(context) : NULL;
+    if (!p) {
+        free(copy);
+        LANES_FAIL_OBJ(CL_OUT_OF_HOST_MEMORY, errcode_ret, "allocating the program");
+    }
+    memcpy(copy, il, length);
+    p->il = copy;
+    p->il_size = length;
+    lanes_set_error(errcode_ret, CL_SUCCESS);
+    return p;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,

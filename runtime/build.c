@@ -83,6 +83,12 @@ static cl_int run_build(struct build_job *job)
             program->source, program->source_size, job->headers, job->num_headers, &job->opts,
             &lang, job->kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
         err = module ? CL_SUCCESS : job->kind->failure;
+    } else if (program->il) {
+        struct lanes_language lang = language_of(dev);
+        module =
+            lanes_program_compile_il(program->il, program->il_size, &job->opts, &lang,
+                                     job->kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
+        err = module ? CL_SUCCESS : job->kind->failure;
     } else if (job->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* A compiled object or library from a binary becomes an executable of its own. */
         const struct lanes_program_module *in = job->binary;
@@ -119,11 +125,15 @@ static cl_int run_build(struct build_job *job)
         program->kernel_arg_info = job->opts.kernel_arg_info;
         program->uniform_work_groups =
             job->opts.uniform_work_group_size || job->opts.cl_std < CL_MAKE_VERSION(2, 0, 0);
+    } else if (program->il) {
+        /* SPIR-V carries no argument names (CL_KERNEL_ARG_INFO_NOT_AVAILABLE), nor a -cl-std. */
+        program->kernel_arg_info = false;
+        program->uniform_work_groups = job->opts.uniform_work_group_size;
     }
     program->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err == CL_SUCCESS)
         program->binary_type = job->kind->result;
-    else if (program->source)
+    else if (program->source || program->il)
         program->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
     pthread_mutex_unlock(&program->lock);
     free(log);
@@ -196,7 +206,7 @@ cl_int lanes_program_start_build(cl_program program, bool compile_only, const ch
         free_job(job);
         LANES_FAIL(CL_INVALID_OPERATION, "a build of the program is in progress");
     }
-    if (!program->source && !program->module) {
+    if (!program->source && !program->il && !program->module) {
         /* Made by a clLinkProgram that failed: nothing to build from (api_fuzz found the crash). */
         pthread_mutex_unlock(&program->lock);
         free_job(job);
@@ -208,7 +218,7 @@ cl_int lanes_program_start_build(cl_program program, bool compile_only, const ch
                               .kind = kind,
                               .headers = job->headers,
                               .num_headers = job->num_headers,
-                              .binary = program->source ? NULL : program->module,
+                              .binary = program->source || program->il ? NULL : program->module,
                               .binary_type = program->binary_type,
                               .pfn_notify = pfn_notify,
                               .user_data = user_data};

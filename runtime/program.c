@@ -73,6 +73,7 @@ void lanes_program_release(cl_program p)
     lanes_globals_unkeep(p->globals);
     lanes_program_module_free(p->module);
     free(p->source);
+    free(p->il);
     free(p->options);
     free(p->log);
     pthread_mutex_destroy(&p->lock);

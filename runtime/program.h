@@ -49,6 +49,8 @@ struct _cl_program {
     cl_context context;
     char *source; /* NUL-terminated; NULL for programs made from binaries */
     size_t source_size;
+    void *il; /* SPIR-V of clCreateProgramWithIL, as given; NULL for the others */
+    size_t il_size;
     pthread_mutex_t lock; /* guards everything below */
     cl_build_status status;
     cl_program_binary_type binary_type;

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SPIR-V to a program's LLVM module: the translator runs as a child process
+ * on files in a private temporary folder (its LLVM 15 would otherwise share
+ * the process with LLVM 19: docs/spirv.md), and its bitcode, which LLVM 19
+ * reads, is reshaped into what the Clang bridge makes of the same kernel.
+ */
+#include "spirv.h"
+
+#include "host.h"
+#include "modules.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The translator's path, found by cmake/spirv.cmake; "" when it was not. */
+#ifndef LANES_LLVM_SPIRV
+#define LANES_LLVM_SPIRV ""
+#endif
+
+extern char **environ;
+
+bool lanes_spirv_enabled(void)
+{
+    const char *v = getenv("LANES_SPIRV");
+    return v && strcmp(v, "1") == 0 && LANES_LLVM_SPIRV[0] != '\0';
+}
+
+bool lanes_spirv_is_spirv(const void *il, size_t size)
+{
+    if (!il || size < 4 || size % 4 != 0)
+        return false;
+    const unsigned char *b = il;
+    uint32_t le = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t be = b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+    return le == 0x07230203u || be == 0x07230203u;
+}
+
+/* Writes all of `data` to a new file `path`; 0 or -1. */
+static int write_file(const char *path, const void *data, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    const char *p = data;
+    while (size) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return close(fd);
+}
+
+/* The text of file `path` appended to *log (what the translator printed). */
+static void append_file(char **log, const char *path)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    char buf[1024];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf - 1, f)) > 0) {
+        buf[n] = '\0';
+        lanes_log_append(log, buf);
+    }
+    fclose(f);
+}
+
+/*
+ * Runs `llvm-spirv -r` on dir/in.spv into dir/out.bc, its output in
+ * dir/messages; 0 when it exited with status 0.
+ */
+static int run_translator(const char dir[1024], char **log)
+{
+    char in[1100], out[1100], messages[1100];
+    snprintf(in, sizeof in, "%s/in.spv", dir);
+    snprintf(out, sizeof out, "%s/out.bc", dir);
+    snprintf(messages, sizeof messages, "%s/messages", dir);
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0)
+        return -1;
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    /* OpenCL 2.0 names for the built-ins (the ones the library defines), not __spirv_* calls. */
+    char *argv[] = {
+        (char *)LANES_LLVM_SPIRV, "-r", "--spirv-target-env=CL2.0", in, "-o", out, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, LANES_LLVM_SPIRV, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        char line[1200];
+        snprintf(line, sizeof line, "lanes: cannot run the SPIR-V translator %s: %s\n",
+                 LANES_LLVM_SPIRV, strerror(rc));
+        lanes_log_append(log, line);
+        return -1;
+    }
+    int status = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    append_file(log, messages);
+    unlink(messages);
+    /* An application ignoring SIGCHLD reaps children itself: then the output file tells. */
+    bool ok = w < 0 ? access(out, R_OK) == 0 : WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!ok) {
+        char line[128];
+        if (w >= 0 && WIFSIGNALED(status))
+            snprintf(line, sizeof line, "lanes: the SPIR-V translator died of signal %d\n",
+                     WTERMSIG(status));
+        else
+            snprintf(line, sizeof line, "lanes: the SPIR-V translator refused the module\n");
+        lanes_log_append(log, line);
+    }
+    return ok ? 0 : -1;
+}
+
+static void add_enum_attribute(LLVMContextRef ctx, LLVMValueRef f, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    if (!LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind))
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+static void remove_enum_attribute(LLVMValueRef f, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+}
+
+/*
+ * Reshapes the translator's module into the Clang bridge's form (compare
+ * LANES_DUMP=after:parse of both):
+ * - the host's triple and data layout instead of spir64's;
+ * - the C calling convention instead of spir_func: the built-in library is
+ *   compiled for the host, and a call whose convention differs from its
+ *   callee's is undefined (LLVM turns it into `unreachable`); kernels keep
+ *   spir_kernel, as Clang's do;
+ * - every function convergent, as Clang makes every OpenCL C function
+ *   (the translator drops it from some sub-group built-ins, which the
+ *   clean-up before the vectorizer could then move across branches), and
+ *   none `noinline` or `optnone` (the translator's output of -O0 input);
+ * - a kernel without arguments still has its kernel_arg_addr_space node,
+ *   by which compiler/kernel_info.c finds kernels.
+ */
+static int normalize(LLVMModuleRef m, char **log)
+{
+    LLVMTargetMachineRef tm = lanes_host_target_machine();
+    if (!tm) {
+        lanes_log_append(log, "lanes: LLVM has no target for this host\n");
+        return -1;
+    }
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(m, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    char *layout = LLVMCopyStringRepOfTargetData(td);
+    LLVMSetDataLayout(m, layout);
+    LLVMDisposeMessage(layout);
+    LLVMDisposeTargetData(td);
+
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned arg_md = LLVMGetMDKindIDInContext(ctx, "kernel_arg_addr_space", 21);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMGetIntrinsicID(f))
+            continue;
+        if (LLVMGetFunctionCallConv(f) == LLVMSPIRFUNCCallConv)
+            LLVMSetFunctionCallConv(f, LLVMCCallConv);
+        if (LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv && !LLVMIsDeclaration(f)) {
+            size_t n;
+            LLVMValueMetadataEntry *all = LLVMGlobalCopyAllMetadata(f, &n);
+            bool has = false;
+            for (size_t i = 0; i < n; i++)
+                has |= LLVMValueMetadataEntriesGetKind(all, (unsigned)i) == arg_md;
+            LLVMDisposeValueMetadataEntries(all);
+            if (!has)
+                LLVMGlobalSetMetadata(f, arg_md, LLVMMDNodeInContext2(ctx, NULL, 0));
+        }
+        remove_enum_attribute(f, "noinline");
+        remove_enum_attribute(f, "optnone");
+        add_enum_attribute(ctx, f, "convergent");
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                if (LLVMIsACallInst(i) && LLVMGetInstructionCallConv(i) == LLVMSPIRFUNCCallConv)
+                    LLVMSetInstructionCallConv(i, LLVMCCallConv);
+    }
+    return 0;
+}
+
+int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, LLVMModuleRef *out,
+                          char **log)
+{
+    *out = NULL;
+    if (!lanes_spirv_is_spirv(il, size)) {
+        lanes_log_append(log, "lanes: the program's IL is not a SPIR-V module\n");
+        return -1;
+    }
+    /* A folder of our own: nothing another process makes can take the files' names. */
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp || strlen(tmp) > 1000)
+        tmp = "/tmp";
+    char dir[1024], path[1100];
+    snprintf(dir, sizeof dir, "%s/lanes-spirv-XXXXXX", tmp);
+    if (!mkdtemp(dir)) {
+        lanes_log_append(log, "lanes: cannot make a temporary folder for the SPIR-V translator\n");
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/in.spv", dir);
+    int rc = write_file(path, il, size);
+    if (rc != 0)
+        lanes_log_append(log, "lanes: cannot write the SPIR-V module to a temporary file\n");
+    if (rc == 0)
+        rc = run_translator(dir, log);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/out.bc", dir);
+    LLVMMemoryBufferRef buf = NULL;
+    char *message = NULL;
+    if (rc == 0 && LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &message) != 0) {
+        lanes_log_append(log, "lanes: cannot read the SPIR-V translator's output: ");
+        lanes_log_append(log, message ? message : "");
+        lanes_log_append(log, "\n");
+        rc = -1;
+    }
+    LLVMDisposeMessage(message);
+    unlink(path);
+    rmdir(dir);
+    if (rc != 0)
+        return -1;
+    LLVMModuleRef m = NULL;
+    rc = LLVMParseBitcodeInContext2(ctx, buf, &m) ? -1 : 0;
+    LLVMDisposeMemoryBuffer(buf);
+    if (rc != 0) {
+        lanes_log_append(log, "lanes: LLVM cannot read the SPIR-V translator's bitcode\n");
+        return -1;
+    }
+    if (normalize(m, log) != 0) {
+        LLVMDisposeModule(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
