@@ -149,6 +149,7 @@ static void remove_enum_attribute(LLVMValueRef f, const char *name)
 /*
  * Reshapes the translator's module into the Clang bridge's form (compare
  * LANES_DUMP=after:parse of both):
+ * - built-ins under Clang's names for address spaces (rename_builtins);
  * - the host's triple and data layout instead of spir64's;
  * - the C calling convention instead of spir_func: the built-in library is
  *   compiled for the host, and a call whose convention differs from its
@@ -161,6 +162,68 @@ static void remove_enum_attribute(LLVMValueRef f, const char *name)
  * - a kernel without arguments still has its kernel_arg_addr_space node,
  *   by which compiler/kernel_info.c finds kernels.
  */
+/*
+ * The translator mangles an address space in a built-in's name by its
+ * number (`PU3AS1f`, a pointer to global float), Clang by its OpenCL name
+ * (`PU8CLglobal f`), and the built-in library has Clang's names. Each is
+ * one vendor qualifier, so the substitution numbers of the rest stay right.
+ */
+static const struct {
+    const char *from, *to;
+} address_space_names[] = {
+    {"U3AS1", "U8CLglobal"},
+    {"U3AS2", "U10CLconstant"},
+    {"U3AS3", "U7CLlocal"},
+    {"U3AS4", "U9CLgeneric"},
+};
+
+/* Clang's mangled name for a built-in the translator declared as `name` (malloc'd), or NULL. */
+static char *clang_name(const char *name, size_t len)
+{
+    if (len < 2 || strncmp(name, "_Z", 2) != 0 || !memmem(name, len, "U3AS", 4))
+        return NULL;
+    char *out = malloc(len * 3 + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        size_t n = sizeof address_space_names / sizeof *address_space_names, k = 0;
+        while (k < n && !(len - i >= 5 && memcmp(name + i, address_space_names[k].from, 5) == 0))
+            k++;
+        if (k < n) {
+            o += sprintf(o, "%s", address_space_names[k].to);
+            i += 5;
+        } else {
+            *o++ = name[i++];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Renames the translator's built-in declarations to Clang's names, merging duplicates. */
+static void rename_builtins(LLVMModuleRef m)
+{
+    LLVMValueRef next;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
+        next = LLVMGetNextFunction(f);
+        if (!LLVMIsDeclaration(f))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        char *to = clang_name(name, len);
+        if (!to)
+            continue;
+        LLVMValueRef same = LLVMGetNamedFunction(m, to);
+        if (same && same != f) {
+            LLVMReplaceAllUsesWith(f, same);
+            LLVMDeleteFunction(f);
+        } else {
+            LLVMSetValueName2(f, to, strlen(to));
+        }
+        free(to);
+    }
+}
+
 static int normalize(LLVMModuleRef m, char **log)
 {
     LLVMTargetMachineRef tm = lanes_host_target_machine();
@@ -177,6 +240,7 @@ static int normalize(LLVMModuleRef m, char **log)
     LLVMDisposeMessage(layout);
     LLVMDisposeTargetData(td);
 
+    rename_builtins(m);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     unsigned arg_md = LLVMGetMDKindIDInContext(ctx, "kernel_arg_addr_space", 21);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {

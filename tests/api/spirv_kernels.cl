@@ -29,3 +29,20 @@ kernel void mirror(global const float *a, global float *out, local float *tmp)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = tmp[n - 1 - l] * 2.0f + (float)l;
 }
+
+/*
+ * Built-ins taking pointers, whose names the translator mangles with
+ * address space numbers: vload4 from global memory, atomic_inc on local.
+ */
+kernel void pointers(global const float *a, global float *out)
+{
+    local int count;
+    size_t i = get_global_id(0);
+    if (get_local_id(0) == 0)
+        count = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&count);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 v = vload4(i / 4, a);
+    out[i] = v.x + v.y * 2.0f + v.z * 3.0f + v.w * 4.0f + (float)count;
+}

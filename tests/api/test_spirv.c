@@ -2,7 +2,8 @@
 /*
  * SPIR-V programs (clCreateProgramWithIL) under the LANES_SPIRV=1 switch:
  * the kernels of spirv_kernels.cl, made SPIR-V at build time by clang-15
- * and llvm-spirv-15, give the same bits as the same source built as
+ * and llvm-spirv-15 (vector add, sub-group reduction and shuffle, local
+ * memory and a barrier, built-ins on pointers), give the same bits as the same source built as
  * OpenCL C; the IL's checks, CL_PROGRAM_IL, a module the translator
  * refuses, and the device's IL queries with and without the switch.
  */
@@ -107,8 +108,8 @@ static void same_results_as_source(void **state)
     cl_program from_il = il_program(il, il_size);
     build_or_fail(from_il, NULL);
     cl_program from_src = program_of(src, "-cl-std=CL3.0");
-    const char *names[] = {"vadd", "sg", "mirror"};
-    for (int i = 0; i < 3; i++) {
+    const char *names[] = {"vadd", "sg", "mirror", "pointers"};
+    for (int i = 0; i < 4; i++) {
         unsigned char a[N * 4], b[N * 4];
         memset(a, 0xa5, sizeof a);
         memset(b, 0x5a, sizeof b);
@@ -132,6 +133,15 @@ static void same_results_as_source(void **state)
             sum += (j * 7919) % 1001 - 500;
         int next = base + (i - base + 1) % (int)w;
         assert_int_equal(r[i], sum * 1000 + (next * 7919) % 1001 - 500);
+    }
+    /* pointers: every work-item of a work-group counted, and the vector loaded. */
+    float f[N];
+    run(from_il, "pointers", f);
+    for (int i = 0; i < N; i++) {
+        float e = (float)LOCAL;
+        for (int j = 0; j < 4; j++)
+            e += ((float)(i / 4 * 4 + j) * 0.37f - 11.0f) * (float)(j + 1);
+        assert_float_equal(f[i], e, 1e-3);
     }
     /* SPIR-V carries no argument names. */
     char name[64];
