@@ -5,6 +5,8 @@
 # also make their SPIR-V with clang-15 (LLVM 15 bitcode for the translator)
 # and check it with spirv-val; without them the SPIR-V test says it skips.
 find_program(LANES_LLVM_SPIRV NAMES llvm-spirv-15 HINTS /usr/lib/llvm-15/bin)
+# The translator's library, whose files' identity is part of the disk cache's keys.
+find_library(LANES_LLVM_SPIRV_LIB NAMES libLLVMSPIRVLib.so.15 LLVMSPIRVLib)
 find_program(LANES_CLANG_15 NAMES clang-15 clang HINTS /usr/lib/llvm-15/bin NO_DEFAULT_PATH)
 find_program(LANES_SPIRV_VAL spirv-val)
 if(NOT LANES_LLVM_SPIRV)

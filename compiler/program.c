@@ -329,7 +329,7 @@ static struct lanes_program_module *link_unsafe(const struct lanes_program_modul
  * A SPIR-V program (compiler/spirv.h) into a program module: the module the
  * translator makes takes the place of Clang's, and the build's math options
  * become function attributes as a link's do. Cached as builds from source
- * are, under a key of its own kind.
+ * are, under a key of its own kind that names the translator's files.
  */
 static struct lanes_program_module *compile_il_unsafe(const void *il, size_t size,
                                                       const struct lanes_options *options,
@@ -340,9 +340,11 @@ static struct lanes_program_module *compile_il_unsafe(const void *il, size_t siz
     lanes_crash_test("compile");
     struct lanes_cache_key source_key, key;
     lanes_cache_key(&source_key, il, size, options, language);
-    const void *parts[] = {"spirv", source_key.digest};
-    const size_t sizes[] = {5, sizeof source_key.digest};
-    lanes_cache_key_of(&key, parts, sizes, 2);
+    char translator[512];
+    lanes_spirv_identity(translator);
+    const void *parts[] = {"spirv", source_key.digest, translator};
+    const size_t sizes[] = {5, sizeof source_key.digest, strlen(translator)};
+    lanes_cache_key_of(&key, parts, sizes, 3);
     struct lanes_program_module *cached = executable ? lanes_cache_load(&key, log) : NULL;
     if (cached)
         return cached;

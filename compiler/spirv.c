@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,7 +30,26 @@
 #define LANES_LLVM_SPIRV ""
 #endif
 
+/* Its library, where the translation is (cmake/spirv.cmake); "" when not found. */
+#ifndef LANES_LLVM_SPIRV_LIB
+#define LANES_LLVM_SPIRV_LIB ""
+#endif
+
 extern char **environ;
+
+void lanes_spirv_identity(char out[512])
+{
+    const char *paths[] = {LANES_LLVM_SPIRV, LANES_LLVM_SPIRV_LIB};
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (paths[i][0] && stat(paths[i], &st) == 0 && at < 256)
+            at += (size_t)snprintf(out + at, 512 - at, "%lld.%ld %lld %llu;",
+                                   (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                                   (long long)st.st_size, (unsigned long long)st.st_ino);
+    }
+}
 
 bool lanes_spirv_enabled(void)
 {

@@ -19,6 +19,13 @@ bool lanes_spirv_enabled(void);
 bool lanes_spirv_is_spirv(const void *il, size_t size);
 
 /*
+ * The translator's identity for cache keys, a line of its program's and
+ * library's size, modification time and inode (so that an upgrade
+ * translates again) in `out`; "" when it is missing.
+ */
+void lanes_spirv_identity(char out[512]);
+
+/*
  * Translates the SPIR-V module `il` into an LLVM module in `ctx`, retargeted
  * to the host and normalized for the pipeline. Returns 0 with *out set, or
  * -1 with the translator's messages appended to *log.

@@ -9,10 +9,12 @@
  */
 #include "kernel_fixture.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef LANES_TEST_SPIRV_FILE
 #define SKIP_WITHOUT_TOOLS() (void)0
@@ -175,6 +177,37 @@ static void compile_and_link(void **state)
     free(il);
 }
 
+static void notified(cl_program p, void *done)
+{
+    (void)p;
+    atomic_store((atomic_int *)done, 1);
+}
+
+/* A build with a callback translates on a worker; the program then runs. */
+static void asynchronous_build(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_TOOLS();
+    size_t il_size;
+    char *il = read_file(LANES_TEST_SPIRV_FILE, &il_size);
+    cl_program p = il_program(il, il_size);
+    atomic_int done = 0;
+    assert_int_equal(clBuildProgram(p, 1, &dev, NULL, notified, &done), CL_SUCCESS);
+    while (!atomic_load(&done))
+        usleep(1000);
+    cl_build_status status;
+    assert_int_equal(
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL),
+        CL_SUCCESS);
+    assert_int_equal(status, CL_BUILD_SUCCESS);
+    float c[N];
+    run(p, "vadd", c);
+    for (int i = 0; i < N; i++)
+        assert_true(c[i] == (float)i * 0.37f - 11.0f + 1.0f / (float)(i + 3));
+    clReleaseProgram(p);
+    free(il);
+}
+
 /* CL_PROGRAM_IL gives back the module as given; a source program has none. */
 static void il_round_trip(void **state)
 {
@@ -285,9 +318,12 @@ static void device_queries(void **state)
 int main(void)
 {
     setenv("LANES_SPIRV", "1", 1);
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(same_results_as_source), cmocka_unit_test(compile_and_link),
-        cmocka_unit_test(il_round_trip),          cmocka_unit_test(bad_il),
-        cmocka_unit_test(translator_refuses),     cmocka_unit_test(device_queries)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(same_results_as_source),
+                                       cmocka_unit_test(compile_and_link),
+                                       cmocka_unit_test(asynchronous_build),
+                                       cmocka_unit_test(il_round_trip),
+                                       cmocka_unit_test(bad_il),
+                                       cmocka_unit_test(translator_refuses),
+                                       cmocka_unit_test(device_queries)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
