@@ -59,7 +59,7 @@ bool lanes_spirv_enabled(void)
 
 bool lanes_spirv_is_spirv(const void *il, size_t size)
 {
-    if (!il || size < 4 || size % 4 != 0)
+    if (!il || size < 20 || size % 4 != 0) /* the header alone is 5 words */
         return false;
     const unsigned char *b = il;
     uint32_t le = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;

@@ -15,7 +15,10 @@
 /* True when SPIR-V input is on: LANES_SPIRV=1 and a translator was found at build time. */
 bool lanes_spirv_enabled(void);
 
-/* True when `il` starts with the SPIR-V magic number (either byte order) and is whole words. */
+/*
+ * True when `il` starts with the SPIR-V magic number (either byte order),
+ * holds at least the 5-word header and is whole words.
+ */
 bool lanes_spirv_is_spirv(const void *il, size_t size);
 
 /*

@@ -360,7 +360,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
     LANES_CHECK_OBJ(lanes_spirv_enabled(), CL_INVALID_OPERATION, errcode_ret,
                     "no device of the context supports intermediate language programs");
     LANES_CHECK_OBJ(lanes_spirv_is_spirv(il, length), CL_INVALID_VALUE, errcode_ret,
-                    "not SPIR-V: no magic number, or a length not a multiple of 4");
+                    "not SPIR-V: no magic number, a length not a multiple of 4, or no header");
     void *copy = malloc(length);
     cl_program p = copy ? lanes_program_new(context) : NULL;
     if (!p) {

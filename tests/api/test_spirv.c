@@ -232,7 +232,7 @@ static void il_round_trip(void **state)
     free(il);
 }
 
-/* Not SPIR-V: no magic number, or not whole 32-bit words. */
+/* Not SPIR-V: no magic number, not whole 32-bit words, or shorter than the header. */
 static void bad_il(void **state)
 {
     (void)state;
@@ -245,6 +245,8 @@ static void bad_il(void **state)
     assert_null(clCreateProgramWithIL(ctx, words, 21, &err));
     assert_int_equal(err, CL_INVALID_VALUE);
     assert_null(clCreateProgramWithIL(ctx, words, 2, &err));
+    assert_int_equal(err, CL_INVALID_VALUE);
+    assert_null(clCreateProgramWithIL(ctx, words, 16, &err)); /* shorter than the header */
     assert_int_equal(err, CL_INVALID_VALUE);
     assert_null(clCreateProgramWithIL(ctx, NULL, 20, &err));
     assert_int_equal(err, CL_INVALID_VALUE);
