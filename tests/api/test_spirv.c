@@ -177,6 +177,35 @@ static void compile_and_link(void **state)
     free(il);
 }
 
+/* An executable built from SPIR-V has a binary that makes the same program again. */
+static void binary_of_il(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_TOOLS();
+    size_t il_size;
+    char *il = read_file(LANES_TEST_SPIRV_FILE, &il_size);
+    cl_program p = il_program(il, il_size);
+    build_or_fail(p, NULL);
+    size_t size;
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+                     CL_SUCCESS);
+    unsigned char *bin = malloc(size);
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+    cl_int err, status;
+    const unsigned char *bins[] = {bin};
+    cl_program q = clCreateProgramWithBinary(ctx, 1, &dev, &size, bins, &status, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    build_or_fail(q, NULL);
+    unsigned char a[N * 4], b[N * 4];
+    run(p, "mirror", a);
+    run(q, "mirror", b);
+    assert_memory_equal(a, b, sizeof a);
+    clReleaseProgram(q);
+    clReleaseProgram(p);
+    free(bin);
+    free(il);
+}
+
 static void notified(cl_program p, void *done)
 {
     (void)p;
@@ -320,12 +349,10 @@ static void device_queries(void **state)
 int main(void)
 {
     setenv("LANES_SPIRV", "1", 1);
-    const struct CMUnitTest tests[] = {cmocka_unit_test(same_results_as_source),
-                                       cmocka_unit_test(compile_and_link),
-                                       cmocka_unit_test(asynchronous_build),
-                                       cmocka_unit_test(il_round_trip),
-                                       cmocka_unit_test(bad_il),
-                                       cmocka_unit_test(translator_refuses),
-                                       cmocka_unit_test(device_queries)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_results_as_source), cmocka_unit_test(compile_and_link),
+        cmocka_unit_test(asynchronous_build),     cmocka_unit_test(binary_of_il),
+        cmocka_unit_test(il_round_trip),          cmocka_unit_test(bad_il),
+        cmocka_unit_test(translator_refuses),     cmocka_unit_test(device_queries)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
