@@ -332,6 +332,7 @@ static struct lanes_program_module *link_unsafe(const struct lanes_program_modul
  * are, under a key of its own kind that names the translator's files.
  */
 static struct lanes_program_module *compile_il_unsafe(const void *il, size_t size,
+                                                      const char *spec_arg,
                                                       const struct lanes_options *options,
                                                       const struct lanes_language *language,
                                                       bool executable, char **log)
@@ -342,9 +343,10 @@ static struct lanes_program_module *compile_il_unsafe(const void *il, size_t siz
     lanes_cache_key(&source_key, il, size, options, language);
     char translator[512];
     lanes_spirv_identity(translator);
-    const void *parts[] = {"spirv", source_key.digest, translator};
-    const size_t sizes[] = {5, sizeof source_key.digest, strlen(translator)};
-    lanes_cache_key_of(&key, parts, sizes, 3);
+    const void *parts[] = {"spirv", source_key.digest, translator, spec_arg ? spec_arg : ""};
+    const size_t sizes[] = {5, sizeof source_key.digest, strlen(translator),
+                            spec_arg ? strlen(spec_arg) : 0};
+    lanes_cache_key_of(&key, parts, sizes, 4);
     struct lanes_program_module *cached = executable ? lanes_cache_load(&key, log) : NULL;
     if (cached)
         return cached;
@@ -357,7 +359,7 @@ static struct lanes_program_module *compile_il_unsafe(const void *il, size_t siz
     }
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = NULL;
-    int rc = lanes_spirv_translate(ctx, il, size, &m, log);
+    int rc = lanes_spirv_translate(ctx, il, size, spec_arg, &m, log);
     if (rc == 0) {
         apply_link_math_options(m, true, options);
         rc = finish_module(m, pm, executable, log);
@@ -378,6 +380,7 @@ static struct lanes_program_module *compile_il_unsafe(const void *il, size_t siz
 struct safe_call {
     const char *source;
     const void *il;
+    const char *spec_arg;
     size_t size;
     const struct lanes_frontend_file *headers;
     size_t num_headers;
@@ -400,7 +403,8 @@ static void safe_compile(void *p)
 static void safe_compile_il(void *p)
 {
     struct safe_call *c = p;
-    c->result = compile_il_unsafe(c->il, c->size, c->options, c->language, c->executable, &c->log);
+    c->result = compile_il_unsafe(c->il, c->size, c->spec_arg, c->options, c->language,
+                                  c->executable, &c->log);
 }
 
 static void safe_link(void *p)
@@ -430,15 +434,26 @@ lanes_program_compile(const char *source, size_t size, const struct lanes_fronte
     return c.result;
 }
 
-struct lanes_program_module *lanes_program_compile_il(const void *il, size_t size,
-                                                      const struct lanes_options *options,
-                                                      const struct lanes_language *language,
-                                                      bool executable, char **log)
+struct lanes_program_module *
+lanes_program_compile_il(const void *il, size_t size, const struct lanes_spirv_spec *specs,
+                         size_t num_specs, const struct lanes_options *options,
+                         const struct lanes_language *language, bool executable, char **log)
 {
-    struct safe_call c = {
-        .il = il, .size = size, .options = options, .language = language, .executable = executable};
+    char *spec_arg = lanes_spirv_spec_arg(specs, num_specs);
+    if (num_specs && !spec_arg) {
+        *log = strdup("lanes: out of host memory\n");
+        return NULL;
+    }
+    struct safe_call c = {.il = il,
+                          .spec_arg = spec_arg,
+                          .size = size,
+                          .options = options,
+                          .language = language,
+                          .executable = executable};
     char crash[64];
-    if (!lanes_run_safely(safe_compile_il, &c, crash)) {
+    bool ran = lanes_run_safely(safe_compile_il, &c, crash);
+    free(spec_arg);
+    if (!ran) {
         *log = crash_log("translating the SPIR-V program", crash);
         return NULL;
     }

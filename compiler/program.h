@@ -24,15 +24,18 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
 
 struct lanes_frontend_file;
 
+struct lanes_spirv_spec;
+
 /*
  * Builds a SPIR-V module (clCreateProgramWithIL) as lanes_program_compile
  * builds source: through the SPIR-V translator (compiler/spirv.h) instead
- * of Clang. NULL on failure, with the translator's messages in *log.
+ * of Clang, with the values of its specialization constants in `specs`.
+ * NULL on failure, with the translator's messages in *log.
  */
-struct lanes_program_module *lanes_program_compile_il(const void *il, size_t size,
-                                                      const struct lanes_options *options,
-                                                      const struct lanes_language *language,
-                                                      bool executable, char **log);
+struct lanes_program_module *
+lanes_program_compile_il(const void *il, size_t size, const struct lanes_spirv_spec *specs,
+                         size_t num_specs, const struct lanes_options *options,
+                         const struct lanes_language *language, bool executable, char **log);
 
 /*
  * Compiles `source` with its in-memory `headers` (clCompileProgram's input

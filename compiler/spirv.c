@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +68,147 @@ bool lanes_spirv_is_spirv(const void *il, size_t size)
     return le == 0x07230203u || be == 0x07230203u;
 }
 
+/* Word `i` of a SPIR-V module, in its byte order. */
+static uint32_t word(const unsigned char *b, size_t i, bool swap)
+{
+    const unsigned char *w = b + 4 * i;
+    return swap ? (uint32_t)w[0] << 24 | (uint32_t)w[1] << 16 | (uint32_t)w[2] << 8 | w[3]
+                : (uint32_t)w[3] << 24 | (uint32_t)w[2] << 16 | (uint32_t)w[1] << 8 | w[0];
+}
+
+enum {
+    OP_TYPE_INT = 21,
+    OP_TYPE_FLOAT = 22,
+    OP_SPEC_CONSTANT_TRUE = 48,
+    OP_SPEC_CONSTANT_FALSE = 49,
+    OP_SPEC_CONSTANT = 50,
+    OP_DECORATE = 71,
+    DECORATION_SPEC_ID = 1,
+};
+
+/*
+ * The first instruction of `il` with opcode `op` (or `op2`), at least
+ * `min_words` long and whose word `at` is `value`: its index, or 0.
+ */
+static size_t find(const unsigned char *b, size_t n, bool swap, uint32_t op, uint32_t op2,
+                   uint32_t min_words, uint32_t at, uint32_t value)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t w = word(b, i, swap), count = w >> 16, code = w & 0xffff;
+        if (count == 0 || count > n - i)
+            return 0;
+        if ((code == op || code == op2) && count >= min_words && word(b, i + at, swap) == value)
+            return i;
+        i += count;
+    }
+    return 0;
+}
+
+bool lanes_spirv_spec_constant(const void *il, size_t size, uint32_t spec_id,
+                               struct lanes_spirv_spec *out)
+{
+    if (!lanes_spirv_is_spirv(il, size))
+        return false;
+    const unsigned char *b = il;
+    size_t n = size / 4;
+    bool swap = word(b, 0, false) != 0x07230203u;
+    /* OpDecorate %target SpecId <spec_id>, then the constant %target, then its type. */
+    uint32_t target = 0;
+    bool found = false;
+    for (size_t i = 5; i < n && !found;) {
+        uint32_t w = word(b, i, swap), count = w >> 16;
+        if (count == 0 || count > n - i)
+            return false;
+        if ((w & 0xffff) == OP_DECORATE && count >= 4 &&
+            word(b, i + 2, swap) == DECORATION_SPEC_ID && word(b, i + 3, swap) == spec_id) {
+            target = word(b, i + 1, swap);
+            found = true;
+        }
+        i += count;
+    }
+    if (!found)
+        return false;
+    out->id = spec_id;
+    if (find(b, n, swap, OP_SPEC_CONSTANT_TRUE, OP_SPEC_CONSTANT_FALSE, 3, 2, target)) {
+        out->size = 1;
+        snprintf(out->type, sizeof out->type, "i1");
+        return true;
+    }
+    size_t c = find(b, n, swap, OP_SPEC_CONSTANT, OP_SPEC_CONSTANT, 4, 2, target);
+    if (!c)
+        return false;
+    uint32_t type = word(b, c + 1, swap);
+    size_t t = find(b, n, swap, OP_TYPE_INT, OP_TYPE_FLOAT, 3, 1, type);
+    if (!t)
+        return false;
+    bool is_float = (word(b, t, swap) & 0xffff) == OP_TYPE_FLOAT;
+    uint32_t width = word(b, t + 2, swap);
+    if (width != 16 && width != 32 && width != 64 && (is_float || width != 8))
+        return false;
+    out->size = width / 8;
+    snprintf(out->type, sizeof out->type, "%c%u", is_float ? 'f' : 'i', (unsigned)width);
+    return true;
+}
+
+/* 2 to the power `e`, exactly (small |e|; no libm). */
+static double pow2(int e)
+{
+    double v = 1;
+    for (; e > 0; e--)
+        v *= 2;
+    for (; e < 0; e++)
+        v /= 2;
+    return v;
+}
+
+/* A half's value as a double (exact). */
+static double half_value(uint16_t h)
+{
+    int e = h >> 10 & 0x1f;
+    double m = h & 0x3ff, v;
+    if (e == 0x1f)
+        v = m ? NAN : INFINITY;
+    else if (e == 0)
+        v = m * pow2(-24);
+    else
+        v = (m + 1024) * pow2(e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+char *lanes_spirv_spec_arg(const struct lanes_spirv_spec *specs, size_t n)
+{
+    if (!n)
+        return NULL;
+    char *arg = malloc(16 + n * 48), *p = arg;
+    if (!arg)
+        return NULL;
+    p += sprintf(p, "--spec-const=");
+    for (size_t i = 0; i < n; i++) {
+        const struct lanes_spirv_spec *s = &specs[i];
+        p += sprintf(p, "%s%u:%s:", i ? " " : "", (unsigned)s->id, s->type);
+        /* Integers in unsigned decimal, floats in hexadecimal: both exact. */
+        if (s->type[0] == 'f') {
+            double v;
+            if (s->size == 2) {
+                v = half_value((uint16_t)s->bits);
+            } else if (s->size == 4) {
+                float f;
+                uint32_t u = (uint32_t)s->bits;
+                memcpy(&f, &u, sizeof f);
+                v = f;
+            } else {
+                memcpy(&v, &s->bits, sizeof v);
+            }
+            p += sprintf(p, "%a", v);
+        } else {
+            uint64_t mask = s->size == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * s->size)) - 1;
+            uint64_t v = s->type[1] == '1' && s->type[2] == '\0' ? s->bits != 0 : s->bits & mask;
+            p += sprintf(p, "%llu", (unsigned long long)v);
+        }
+    }
+    return arg;
+}
+
 /* Writes all of `data` to a new file `path`; 0 or -1. */
 static int write_file(const char *path, const void *data, size_t size)
 {
@@ -104,10 +246,11 @@ static void append_file(char **log, const char *path)
 }
 
 /*
- * Runs `llvm-spirv -r` on dir/in.spv into dir/out.bc, its output in
+ * Runs `llvm-spirv -r` on dir/in.spv into dir/out.bc, with the
+ * specialization constants of `spec_arg` (may be NULL), its output in
  * dir/messages; 0 when it exited with status 0.
  */
-static int run_translator(const char dir[1024], char **log)
+static int run_translator(const char dir[1024], const char *spec_arg, char **log)
 {
     char in[1100], out[1100], messages[1100];
     snprintf(in, sizeof in, "%s/in.spv", dir);
@@ -120,8 +263,8 @@ static int run_translator(const char dir[1024], char **log)
     posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     /* OpenCL 2.0 names for the built-ins (the ones the library defines), not __spirv_* calls. */
-    char *argv[] = {
-        (char *)LANES_LLVM_SPIRV, "-r", "--spirv-target-env=CL2.0", in, "-o", out, NULL};
+    char *argv[] = {(char *)LANES_LLVM_SPIRV, "-r", "--spirv-target-env=CL2.0", in, "-o", out,
+                    (char *)spec_arg,         NULL};
     pid_t pid;
     int rc = posix_spawn(&pid, LANES_LLVM_SPIRV, &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -289,8 +432,8 @@ static int normalize(LLVMModuleRef m, char **log)
     return 0;
 }
 
-int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, LLVMModuleRef *out,
-                          char **log)
+int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, const char *spec_arg,
+                          LLVMModuleRef *out, char **log)
 {
     *out = NULL;
     if (!lanes_spirv_is_spirv(il, size)) {
@@ -312,7 +455,7 @@ int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, LLVMM
     if (rc != 0)
         lanes_log_append(log, "lanes: cannot write the SPIR-V module to a temporary file\n");
     if (rc == 0)
-        rc = run_translator(dir, log);
+        rc = run_translator(dir, spec_arg, log);
     unlink(path);
     snprintf(path, sizeof path, "%s/out.bc", dir);
     LLVMMemoryBufferRef buf = NULL;

@@ -11,6 +11,7 @@
 #include <llvm-c/Types.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* True when SPIR-V input is on: LANES_SPIRV=1 and a translator was found at build time. */
 bool lanes_spirv_enabled(void);
@@ -21,6 +22,24 @@ bool lanes_spirv_enabled(void);
  */
 bool lanes_spirv_is_spirv(const void *il, size_t size);
 
+/* A specialization constant's value (clSetProgramSpecializationConstant). */
+struct lanes_spirv_spec {
+    uint32_t id;   /* its SpecId */
+    uint32_t size; /* bytes: 1 for a bool */
+    char type[4];  /* the translator's name of its type: i1, i8 ... i64, f16, f32, f64 */
+    uint64_t bits; /* the value given, in its low `size` bytes */
+};
+
+/*
+ * Finds the scalar specialization constant `spec_id` of SPIR-V module `il`:
+ * true with out->id, size and type set; false when the module has none.
+ */
+bool lanes_spirv_spec_constant(const void *il, size_t size, uint32_t spec_id,
+                               struct lanes_spirv_spec *out);
+
+/* The translator's argument setting `specs` ("--spec-const=..."), malloc'd; NULL when n is 0. */
+char *lanes_spirv_spec_arg(const struct lanes_spirv_spec *specs, size_t n);
+
 /*
  * The translator's identity for cache keys, a line of its program's and
  * library's size, modification time and inode (so that an upgrade
@@ -30,10 +49,11 @@ void lanes_spirv_identity(char out[512]);
 
 /*
  * Translates the SPIR-V module `il` into an LLVM module in `ctx`, retargeted
- * to the host and normalized for the pipeline. Returns 0 with *out set, or
- * -1 with the translator's messages appended to *log.
+ * to the host and normalized for the pipeline, its specialization constants
+ * set by `spec_arg` (lanes_spirv_spec_arg; NULL: their defaults). Returns 0
+ * with *out set, or -1 with the translator's messages appended to *log.
  */
-int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, LLVMModuleRef *out,
-                          char **log);
+int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, const char *spec_arg,
+                          LLVMModuleRef *out, char **log);
 
 #endif

@@ -379,10 +379,33 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program pr
                                                                    size_t spec_size,
                                                                    const void *spec_value)
 {
-    (void)spec_id, (void)spec_size, (void)spec_value;
     LANES_CHECK(lanes_program_valid(program), CL_INVALID_PROGRAM, "not a live program");
-    LANES_FAIL(CL_INVALID_OPERATION,
-               "no device of the program supports intermediate language programs");
+    LANES_CHECK(lanes_spirv_enabled(), CL_INVALID_OPERATION,
+                "no device of the program supports intermediate language programs");
+    LANES_CHECK(program->il, CL_INVALID_PROGRAM, "the program was not made from SPIR-V");
+    struct lanes_spirv_spec spec;
+    LANES_CHECK(lanes_spirv_spec_constant(program->il, program->il_size, spec_id, &spec),
+                CL_INVALID_SPEC_ID, "no scalar specialization constant of that id");
+    LANES_CHECK(spec_value && spec_size == spec.size, CL_INVALID_VALUE,
+                "spec_value is NULL or spec_size is not the constant's size");
+    spec.bits = 0;
+    memcpy(&spec.bits, spec_value, spec_size); /* little-endian host: the low bytes */
+    pthread_mutex_lock(&program->lock);
+    size_t i = 0;
+    while (i < program->num_specs && program->specs[i].id != spec_id)
+        i++;
+    struct lanes_spirv_spec *grown = program->specs;
+    if (i == program->num_specs)
+        grown = realloc(program->specs, (i + 1) * sizeof *grown);
+    if (grown) {
+        program->specs = grown;
+        grown[i] = spec;
+        if (i == program->num_specs)
+            program->num_specs++;
+    }
+    pthread_mutex_unlock(&program->lock);
+    LANES_CHECK(grown, CL_OUT_OF_HOST_MEMORY, "keeping the value");
+    return CL_SUCCESS;
 }
 
 /* No device supports program-scope constructors and destructors. */

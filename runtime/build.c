@@ -11,6 +11,7 @@
 #include "../compiler/frontend/frontend.h"
 #include "../compiler/options.h"
 #include "../compiler/program.h"
+#include "../compiler/spirv.h"
 #include "check.h"
 #include "context.h"
 #include "launchers.h"
@@ -63,6 +64,8 @@ struct build_job {
     struct lanes_frontend_file *headers; /* copies (an asynchronous job outlives the call) */
     size_t num_headers;
     struct lanes_program_module *binary; /* the module of a program made from a binary */
+    struct lanes_spirv_spec *specs;      /* a copy of the IL program's specialization constants */
+    size_t num_specs;
     cl_program_binary_type binary_type;
     void(CL_CALLBACK *pfn_notify)(cl_program, void *);
     void *user_data;
@@ -85,9 +88,9 @@ static cl_int run_build(struct build_job *job)
         err = module ? CL_SUCCESS : job->kind->failure;
     } else if (program->il) {
         struct lanes_language lang = language_of(dev);
-        module =
-            lanes_program_compile_il(program->il, program->il_size, &job->opts, &lang,
-                                     job->kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
+        module = lanes_program_compile_il(
+            program->il, program->il_size, job->specs, job->num_specs, &job->opts, &lang,
+            job->kind->result == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, &log);
         err = module ? CL_SUCCESS : job->kind->failure;
     } else if (job->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* A compiled object or library from a binary becomes an executable of its own. */
@@ -150,6 +153,7 @@ static void free_job(struct build_job *job)
         free((char *)job->headers[i].text);
     }
     free(job->headers);
+    free(job->specs);
     free(job);
 }
 
@@ -222,7 +226,21 @@ cl_int lanes_program_start_build(cl_program program, bool compile_only, const ch
                               .binary_type = program->binary_type,
                               .pfn_notify = pfn_notify,
                               .user_data = user_data};
+    if (program->num_specs) {
+        job->specs = malloc(program->num_specs * sizeof *job->specs);
+        if (job->specs) {
+            memcpy(job->specs, program->specs, program->num_specs * sizeof *job->specs);
+            job->num_specs = program->num_specs;
+        }
+    }
+    bool out_of_memory = program->num_specs && !job->specs;
+    if (out_of_memory)
+        program->status = CL_BUILD_ERROR;
     pthread_mutex_unlock(&program->lock);
+    if (out_of_memory) {
+        free_job(job);
+        LANES_FAIL(CL_OUT_OF_HOST_MEMORY, "copying the specialization constants");
+    }
 
     if (lanes_options_parse(options, kind->options, dev->opencl_c_versions.items,
                             dev->opencl_c_versions.count, &job->opts) != 0) {

@@ -74,6 +74,7 @@ void lanes_program_release(cl_program p)
     lanes_program_module_free(p->module);
     free(p->source);
     free(p->il);
+    free(p->specs);
     free(p->options);
     free(p->log);
     pthread_mutex_destroy(&p->lock);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 struct lanes_program_module;
+struct lanes_spirv_spec;
 /*
  * One specialization of a kernel of a program, kept by the program in a
  * list that only grows (until the program is freed or built again): readers
@@ -57,8 +58,10 @@ struct _cl_program {
     char *options;                       /* of the last build, "" before one */
     char *log;                           /* of the last build, "" before one */
     struct lanes_program_module *module; /* NULL until built */
-    bool kernel_arg_info;                /* built with -cl-kernel-arg-info */
-    bool uniform_work_groups;            /* OpenCL C 1.x or -cl-uniform-work-group-size */
+    struct lanes_spirv_spec *specs;      /* specialization constants set, for the next builds */
+    size_t num_specs;
+    bool kernel_arg_info;     /* built with -cl-kernel-arg-info */
+    bool uniform_work_groups; /* OpenCL C 1.x or -cl-uniform-work-group-size */
     /* Compiled specializations (runtime/ndrange.c): read without the lock, grown under it. */
     _Atomic(struct lanes_launcher_entry *) launchers;
     struct lanes_globals *globals; /* of the executable; NULL when it has no variables */

@@ -314,6 +314,72 @@ static void translator_refuses(void **state)
     clReleaseProgram(p);
 }
 
+/* o[0] and f[0] of kernel k of spirv_spec_constants.spvasm, built as `p` is now. */
+static void run_spec(cl_program p, cl_int *o, float *f)
+{
+    build_or_fail(p, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem mo = buffer(sizeof *o, NULL), mf = buffer(sizeof *f, NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof mo, &mo), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof mf, &mf), CL_SUCCESS);
+    size_t one = 1;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof *o, o, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof *f, f, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mf);
+    clReleaseKernel(k);
+}
+
+/* clSetProgramSpecializationConstant: defaults, set values (kept across builds), errors. */
+static void specialization_constants(void **state)
+{
+    (void)state;
+#ifndef LANES_TEST_SPIRV_SPEC_FILE
+    print_message("skipped: spirv-as or llvm-spirv-15 was not found when the tests were built\n");
+    skip();
+#else
+    size_t il_size;
+    char *il = read_file(LANES_TEST_SPIRV_SPEC_FILE, &il_size);
+    cl_program p = il_program(il, il_size);
+    cl_int o;
+    float f;
+    run_spec(p, &o, &f);
+    assert_int_equal(o, 5);
+    assert_true(f == 1.5f);
+
+    const cl_int c = -7;
+    const float d = 0.1f;
+    const cl_uchar b = 1;
+    assert_int_equal(clSetProgramSpecializationConstant(p, 7, sizeof c, &c), CL_SUCCESS);
+    assert_int_equal(clSetProgramSpecializationConstant(p, 8, sizeof d, &d), CL_SUCCESS);
+    assert_int_equal(clSetProgramSpecializationConstant(p, 9, sizeof b, &b), CL_SUCCESS);
+    run_spec(p, &o, &f);
+    assert_int_equal(o, -6);
+    assert_memory_equal(&f, &d, sizeof f); /* every bit of the float */
+    const cl_int c2 = 100;
+    assert_int_equal(clSetProgramSpecializationConstant(p, 7, sizeof c2, &c2), CL_SUCCESS);
+    run_spec(p, &o, &f); /* the later value wins; the others stay */
+    assert_int_equal(o, 101);
+
+    assert_int_equal(clSetProgramSpecializationConstant(p, 99, sizeof c, &c), CL_INVALID_SPEC_ID);
+    assert_int_equal(clSetProgramSpecializationConstant(p, 7, 8, &c), CL_INVALID_VALUE);
+    assert_int_equal(clSetProgramSpecializationConstant(p, 9, 4, &c), CL_INVALID_VALUE);
+    assert_int_equal(clSetProgramSpecializationConstant(p, 7, sizeof c, NULL), CL_INVALID_VALUE);
+    assert_int_equal(clSetProgramSpecializationConstant(NULL, 7, sizeof c, &c), CL_INVALID_PROGRAM);
+    cl_program s = program_of("kernel void k(void) {}", NULL);
+    assert_int_equal(clSetProgramSpecializationConstant(s, 7, sizeof c, &c), CL_INVALID_PROGRAM);
+    clReleaseProgram(s);
+    clReleaseProgram(p);
+    free(il);
+#endif
+}
+
 /* CL_DEVICE_IL_VERSION and CL_DEVICE_ILS_WITH_VERSION follow LANES_SPIRV, and so does the entry. */
 static void device_queries(void **state)
 {
@@ -353,6 +419,7 @@ int main(void)
         cmocka_unit_test(same_results_as_source), cmocka_unit_test(compile_and_link),
         cmocka_unit_test(asynchronous_build),     cmocka_unit_test(binary_of_il),
         cmocka_unit_test(il_round_trip),          cmocka_unit_test(bad_il),
-        cmocka_unit_test(translator_refuses),     cmocka_unit_test(device_queries)};
+        cmocka_unit_test(translator_refuses),     cmocka_unit_test(specialization_constants),
+        cmocka_unit_test(device_queries)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
