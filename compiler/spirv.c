@@ -262,6 +262,8 @@ static int run_translator(const char dir[1024], const char *spec_arg, char **log
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    /* The application's descriptors stay its own (a pipe's reader would wait for the child). */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     /* OpenCL 2.0 names for the built-ins (the ones the library defines), not __spirv_* calls. */
     char *argv[] = {(char *)LANES_LLVM_SPIRV, "-r", "--spirv-target-env=CL2.0", in, "-o", out,
                     (char *)spec_arg,         NULL};
