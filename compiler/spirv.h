@@ -13,7 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* True when SPIR-V input is on: LANES_SPIRV=1 and a translator was found at build time. */
+/*
+ * True when SPIR-V input is on: LANES_SPIRV=1, and the translator found at
+ * build time is still there.
+ */
 bool lanes_spirv_enabled(void);
 
 /*
