@@ -18,8 +18,8 @@
 #include "host.h"
 #include "reach.h"
 #include "sha256.h"
-#include "spirv.h"
 #include "frontend/frontend.h"
+#include "frontend/spirv.h"
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
@@ -326,7 +326,7 @@ static struct lanes_program_module *link_unsafe(const struct lanes_program_modul
 }
 
 /*
- * A SPIR-V program (compiler/spirv.h) into a program module: the module the
+ * A SPIR-V program (compiler/frontend/spirv.h) into a program module: the module the
  * translator makes takes the place of Clang's, and the build's math options
  * become function attributes as a link's do. Cached as builds from source
  * are, under a key of its own kind that names the translator's files.
@@ -357,9 +357,22 @@ static struct lanes_program_module *compile_il_unsafe(const void *il, size_t siz
         free(pm);
         return NULL;
     }
+    /* The host's triple and data layout, which the Clang bridge's modules have. */
+    LLVMTargetMachineRef tm = lanes_host_target_machine();
+    if (!tm) {
+        lanes_log_append(log, "lanes: LLVM has no target for this host\n");
+        lanes_program_module_free(pm);
+        return NULL;
+    }
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    char *layout = LLVMCopyStringRepOfTargetData(td);
+    LLVMDisposeTargetData(td);
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = NULL;
-    int rc = lanes_spirv_translate(ctx, il, size, spec_arg, &m, log);
+    int rc = lanes_spirv_translate(ctx, il, size, spec_arg, triple, layout, &m, log);
+    LLVMDisposeMessage(triple);
+    LLVMDisposeMessage(layout);
     if (rc == 0) {
         apply_link_math_options(m, true, options);
         rc = finish_module(m, pm, executable, log);

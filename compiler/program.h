@@ -28,7 +28,7 @@ struct lanes_spirv_spec;
 
 /*
  * Builds a SPIR-V module (clCreateProgramWithIL) as lanes_program_compile
- * builds source: through the SPIR-V translator (compiler/spirv.h) instead
+ * builds source: through the SPIR-V translator (compiler/frontend/spirv.h) instead
  * of Clang, with the values of its specialization constants in `specs`.
  * NULL on failure, with the translator's messages in *log.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Device entries: IDs, every clGetDeviceInfo query, sub-devices, timers. */
 #include "../compiler/program.h"
-#include "../compiler/spirv.h"
+#include "../compiler/frontend/spirv.h"
 #include "../compiler/width.h"
 #include "check.h"
 #include "info.h"

@@ -3,7 +3,7 @@
 #include "../compiler/binary.h"
 #include "../compiler/frontend/frontend.h"
 #include "../compiler/program.h"
-#include "../compiler/spirv.h"
+#include "../compiler/frontend/spirv.h"
 #include "check.h"
 #include "context.h"
 #include "info.h"
@@ -347,7 +347,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
 }
 
 /*
- * SPIR-V, kept as given and translated at build time (compiler/spirv.h),
+ * SPIR-V, kept as given and translated at build time (compiler/frontend/spirv.h),
  * only with LANES_SPIRV=1; otherwise CL_DEVICE_IL_VERSION is "" and no
  * device of the context accepts an intermediate language.
  */

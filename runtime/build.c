@@ -11,7 +11,7 @@
 #include "../compiler/frontend/frontend.h"
 #include "../compiler/options.h"
 #include "../compiler/program.h"
-#include "../compiler/spirv.h"
+#include "../compiler/frontend/spirv.h"
 #include "check.h"
 #include "context.h"
 #include "launchers.h"

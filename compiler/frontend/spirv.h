@@ -3,10 +3,12 @@
  * SPIR-V programs (clCreateProgramWithIL): the IL goes through Debian's
  * SPIRV-LLVM-Translator 15 run as a helper process (docs/spirv.md says why
  * not in-process), and its LLVM 15 bitcode becomes a module shaped as the
- * Clang bridge's are, which then enters the pipeline as OpenCL C does.
+ * Clang bridge's are, which then enters the pipeline as OpenCL C does. The
+ * frontend's other half, beside the Clang bridge (frontend.h); C, since it
+ * only runs a process and edits IR through the LLVM-C API.
  */
-#ifndef LANES_COMPILER_SPIRV_H
-#define LANES_COMPILER_SPIRV_H
+#ifndef LANES_COMPILER_FRONTEND_SPIRV_H
+#define LANES_COMPILER_FRONTEND_SPIRV_H
 
 #include <llvm-c/Types.h>
 #include <stdbool.h>
@@ -51,12 +53,15 @@ char *lanes_spirv_spec_arg(const struct lanes_spirv_spec *specs, size_t n);
 void lanes_spirv_identity(char out[512]);
 
 /*
- * Translates the SPIR-V module `il` into an LLVM module in `ctx`, retargeted
- * to the host and normalized for the pipeline, its specialization constants
- * set by `spec_arg` (lanes_spirv_spec_arg; NULL: their defaults). Returns 0
- * with *out set, or -1 with the translator's messages appended to *log.
+ * Translates the SPIR-V module `il` into an LLVM module in `ctx`, its
+ * specialization constants set by `spec_arg` (lanes_spirv_spec_arg; NULL:
+ * their defaults), retargeted to `triple` and `data_layout` (the host's, as
+ * the Clang bridge's modules have) and shaped as the Clang bridge's modules
+ * are. Returns 0 with *out set, or -1 with the translator's messages
+ * appended to *log (malloc'd).
  */
 int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, const char *spec_arg,
-                          LLVMModuleRef *out, char **log);
+                          const char *triple, const char *data_layout, LLVMModuleRef *out,
+                          char **log);
 
 #endif

@@ -7,12 +7,8 @@
  */
 #include "spirv.h"
 
-#include "host.h"
-#include "modules.h"
-
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/TargetMachine.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +33,17 @@
 #endif
 
 extern char **environ;
+
+/* Appends `line` to the malloc'd log *log (NULL: empty); kept as it was when out of memory. */
+static void lanes_log_append(char **log, const char *line)
+{
+    size_t old = *log ? strlen(*log) : 0;
+    char *grown = realloc(*log, old + strlen(line) + 1);
+    if (grown) {
+        strcpy(grown + old, line);
+        *log = grown;
+    }
+}
 
 void lanes_spirv_identity(char out[512])
 {
@@ -391,22 +398,10 @@ static void rename_builtins(LLVMModuleRef m)
     }
 }
 
-static int normalize(LLVMModuleRef m, char **log)
+static void normalize(LLVMModuleRef m, const char *triple, const char *data_layout)
 {
-    LLVMTargetMachineRef tm = lanes_host_target_machine();
-    if (!tm) {
-        lanes_log_append(log, "lanes: LLVM has no target for this host\n");
-        return -1;
-    }
-    char *triple = LLVMGetTargetMachineTriple(tm);
     LLVMSetTarget(m, triple);
-    LLVMDisposeMessage(triple);
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-    char *layout = LLVMCopyStringRepOfTargetData(td);
-    LLVMSetDataLayout(m, layout);
-    LLVMDisposeMessage(layout);
-    LLVMDisposeTargetData(td);
-
+    LLVMSetDataLayout(m, data_layout);
     rename_builtins(m);
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     unsigned arg_md = LLVMGetMDKindIDInContext(ctx, "kernel_arg_addr_space", 21);
@@ -433,11 +428,11 @@ static int normalize(LLVMModuleRef m, char **log)
                 if (LLVMIsACallInst(i) && LLVMGetInstructionCallConv(i) == LLVMSPIRFUNCCallConv)
                     LLVMSetInstructionCallConv(i, LLVMCCallConv);
     }
-    return 0;
 }
 
 int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, const char *spec_arg,
-                          LLVMModuleRef *out, char **log)
+                          const char *triple, const char *data_layout, LLVMModuleRef *out,
+                          char **log)
 {
     *out = NULL;
     if (!lanes_spirv_is_spirv(il, size)) {
@@ -482,10 +477,7 @@ int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, const
         lanes_log_append(log, "lanes: LLVM cannot read the SPIR-V translator's bitcode\n");
         return -1;
     }
-    if (normalize(m, log) != 0) {
-        LLVMDisposeModule(m);
-        return -1;
-    }
+    normalize(m, triple, data_layout);
     *out = m;
     return 0;
 }
