@@ -71,6 +71,7 @@ static cl_command_queue mapped_queue[16];
 static uint64_t rng_state;
 static uint64_t calls, successes, kernels_run, errors_seen[80], skipped;
 static bool trace;
+static bool spirv; /* LANES_SPIRV is set: SPIR-V programs too (f_il) */
 
 /* splitmix64 */
 static uint64_t rnd(void)
@@ -524,8 +525,44 @@ static void f_sampler(void)
         keep(SAMPLER, s);
 }
 
+/*
+ * With LANES_SPIRV=1 (fuzz.api.spirv): SPIR-V programs of a header, mostly
+ * well-formed, and random words (which the translator mostly refuses at the
+ * build: its process must fail the build, never the fuzzer), and
+ * specialization constants set on any program.
+ */
+static void f_il(void)
+{
+    if (chance(30)) {
+        begin("clSetProgramSpecializationConstant");
+        uint64_t v = rnd();
+        check("clSetProgramSpecializationConstant",
+              t->clSetProgramSpecializationConstant(handle(PROGRAM), below(16),
+                                                    chance(90) ? 1u << below(4) : below(100),
+                                                    chance(95) ? &v : NULL));
+        return;
+    }
+    begin("clCreateProgramWithIL");
+    uint32_t w[16] = {chance(95) ? 0x07230203u : (uint32_t)rnd(),
+                      chance(90) ? 0x00010000u + (below(7) << 8) : (uint32_t)rnd(), 0, below(64),
+                      0};
+    unsigned n = 5 + below(12);
+    for (unsigned i = 5; i < n; i++) /* instructions of 1 to 4 words, or anything */
+        w[i] = chance(60) ? (1 + below(4)) << 16 | below(400) : (uint32_t)rnd();
+    size_t len = chance(90) ? n * 4 : below(n * 4 + 1);
+    cl_int err;
+    cl_program p = t->clCreateProgramWithIL(handle(CONTEXT), chance(97) ? w : NULL, len, &err);
+    check("clCreateProgramWithIL", err);
+    if (p)
+        keep(PROGRAM, p);
+}
+
 static void f_program(void)
 {
+    if (spirv && chance(25)) { /* draws nothing more without LANES_SPIRV: seeds replay alike */
+        f_il();
+        return;
+    }
     begin("clCreateProgramWithSource");
     const char *src[2] = {source[below(sizeof source / sizeof *source)], "\n"};
     size_t len[2] = {chance(80) ? 0 : strlen(src[0]), chance(50) ? 0 : 1};
@@ -1387,6 +1424,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    const char *il = getenv("LANES_SPIRV");
+    spirv = il && strcmp(il, "1") == 0;
     signal(SIGSEGV, crash_handler);
     signal(SIGBUS, crash_handler);
     signal(SIGABRT, crash_handler);
