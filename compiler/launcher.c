@@ -33,18 +33,29 @@
 static pthread_once_t runtime_symbols_once = PTHREAD_ONCE_INIT;
 static char *runtime_symbols_error;
 
+/*
+ * And the one run-time library call LLVM's x86 code generator makes for
+ * half precision without AVX-512 FP16: a conversion from double to half
+ * (a kernel's (half)d, an fptrunc) becomes a call of __truncdfhf2, at any
+ * width (llc-19 for haswell and icelake-server: half <-> float and the
+ * integer conversions are inline with F16C). libgcc's, from GCC 12 on, which
+ * liblanes.so links; only its address is taken here.
+ */
+extern void __truncdfhf2(void);
+
 static void define_runtime_symbols(void)
 {
     size_t n;
     const struct lanes_runtime_symbol *syms = lanes_builtins_runtime_symbols(&n);
-    struct lanes_jit_symbol *table = malloc((n ? n : 1) * sizeof *table);
+    struct lanes_jit_symbol *table = malloc((n + 1) * sizeof *table);
     if (!table) {
         runtime_symbols_error = strdup("out of host memory");
         return;
     }
     for (size_t i = 0; i < n; i++)
         table[i] = (struct lanes_jit_symbol){syms[i].name, syms[i].address};
-    lanes_jit_define_symbols(table, n, &runtime_symbols_error);
+    table[n] = (struct lanes_jit_symbol){"__truncdfhf2", (void *)__truncdfhf2};
+    lanes_jit_define_symbols(table, n + 1, &runtime_symbols_error);
     free(table);
 }
 

@@ -1,20 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Half precision (cl_khr_fp16) at every width against host references in
- * C's _Float16: + - * / on half scalars and vectors (correctly rounded:
- * each reference is computed in double, exact or rounded once far below
- * half's precision, then rounded to half), comparisons, and the conversion
- * of a comparison's result. Inputs: every special value (zeros,
- * denormals, the largest finite, infinities, NaNs) against each other,
- * then random bit patterns. A NaN result matches any NaN.
+ * C's _Float16 and long double. A NaN result matches any NaN.
+ *   Arithmetic: + - * / on half scalars and vectors, correctly rounded
+ *   (each reference is computed in double, exact or rounded once far below
+ *   half's precision, then rounded to half), a comparison and a select;
+ *   C casts between half and the integer and floating types.
+ *   Conversions: convert_<T>[_sat][_r](halfn) for every integer type, float
+ *   and double, and convert_halfn[_r](Tn) from each of them, in every
+ *   rounding mode, exactly (references round in C); the vector forms load
+ *   and store through vloadn and vstoren of half pointers.
+ *   Math: every half (unary functions) or specials and random pairs, the
+ *   worst error in ulp printed per function and checked against a bound:
+ *   the library computes in float and rounds once, which leaves results
+ *   within 0.51 ulp; exact functions at 0 and the correctly rounded sqrt,
+ *   fdim and fma at 0.5.
+ *   Relational and common functions, exactly or within their bound.
+ * Inputs: every special value (zeros, denormals, the largest finite,
+ * infinities, NaNs) against each other, then random bit patterns.
  *
  * The device offers half only under LANES_FP16=1 (docs/environment.md),
  * which CMakeLists.txt sets for this test; without it the test checks that
  * nothing of half is advertised.
  */
-#include "kernels.h"
+#include "kt_math.h"
 
 #include <CL/cl_ext.h> /* CL_DEVICE_HALF_FP_CONFIG */
+#include <limits.h>
 
 enum { COUNT = 3 * 16 * 512 }; /* a multiple of every width */
 
@@ -149,6 +161,848 @@ static void test_arithmetic(unsigned n, const uint16_t *a, const uint16_t *b)
     clReleaseProgram(p);
 }
 
+/* ---- host references ------------------------------------------------------ */
+
+static const char pragma[] = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
+
+/* The rounding modes of conversions: "" is rte to half and float, rtz to integers. */
+static const char *const modes[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
+enum mode { DEFAULT, RTE, RTZ, RTP, RTN, NUM_MODES };
+
+/* v rounded to half in mode m (DEFAULT as RTE); the bits of the result. */
+static uint16_t round_to_half(long double v, enum mode m)
+{
+    if (isnan(v))
+        return 0x7e00;
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    long double a = fabsl(v);
+    if (isinf(a))
+        return sign | 0x7c00;
+    bool neg = sign != 0;
+    if (a >= 65536.0L) { /* beyond the binade of the largest half */
+        bool to_max = m == RTZ || (m == RTP && neg) || (m == RTN && !neg);
+        return sign | (to_max ? 0x7bff : 0x7c00);
+    }
+    int e;
+    frexpl(a, &e); /* a = f 2^e, 1/2 <= f < 1 */
+    long double unit = ldexpl(1.0L, (e - 1 < -14 ? -14 : e - 1) - 10);
+    long double q = floorl(a / unit), rest = a - q * unit;
+    bool up;
+    switch (m) {
+    case RTZ: up = false; break;
+    case RTP: up = rest > 0 && !neg; break;
+    case RTN: up = rest > 0 && neg; break;
+    default: up = rest > unit / 2 || (rest == unit / 2 && fmodl(q, 2) != 0); break;
+    }
+    long double r = (q + (up ? 1 : 0)) * unit;
+    if (r > 65504.0L)
+        return sign | 0x7c00;
+    return (uint16_t)(sign | half_bits((half)(double)r)); /* exact */
+}
+
+static long double half_value(uint16_t u)
+{
+    return (long double)bits_half(u);
+}
+
+/* A random half: any bit pattern, or (one in four) a moderate value. */
+static uint16_t random_half(void)
+{
+    uint64_t r = kt_random();
+    if (r % 4 == 0)
+        return half_bits((half)((double)(int32_t)(r >> 32) * 0x1p-27));
+    return (uint16_t)(r >> 16);
+}
+
+/* ---- casts ---------------------------------------------------------------- */
+
+/*
+ * C casts in a kernel: half from int, long, uint, ulong, float and double
+ * (rounded to nearest even, once), and integers from half (truncated, in
+ * range). Scalar only: OpenCL C has no casts between vector types.
+ */
+static void test_casts(void)
+{
+    enum { N = 3 * 16 * 64 };
+    static int32_t i32[N];
+    static int64_t i64[N];
+    static float f32[N];
+    static double f64[N];
+    static uint16_t h[N], from[6][N];
+    static int32_t to_i[N];
+    static int64_t to_l[N];
+    static uint32_t to_u[N];
+    for (unsigned i = 0; i < N; i++) {
+        uint64_t r = kt_random();
+        i32[i] = i % 2 ? (int32_t)r : (int32_t)(r % 140000) - 70000;
+        i64[i] = i % 2 ? (int64_t)r : (int64_t)(r % 140000) - 70000;
+        f32[i] =
+            kt_bits_float((uint32_t)(r >> 32) % 0x10000000u + (i % 2 ? 0x30000000u : 0x38000000u));
+        f32[i] = i % 3 ? f32[i] : -f32[i];
+        f64[i] = (double)f32[i] * (1.0 + 0x1p-40 * (double)((int)(r % 5) - 2));
+        h[i] = random_half();
+    }
+    const char *src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                      "kernel void casts(global const int *i32, global const long *i64,\n"
+                      "                  global const float *f32, global const double *f64,\n"
+                      "                  global const half *h, global half *a, global half *b,\n"
+                      "                  global half *c, global half *d, global half *e,\n"
+                      "                  global half *f, global int *ti, global long *tl,\n"
+                      "                  global uint *tu) {\n"
+                      "    size_t i = get_global_id(0);\n"
+                      "    a[i] = (half)i32[i];\n"
+                      "    b[i] = (half)i64[i];\n"
+                      "    c[i] = (half)(uint)i32[i];\n"
+                      "    d[i] = (half)(ulong)i64[i];\n"
+                      "    e[i] = (half)f32[i];\n"
+                      "    f[i] = (half)f64[i];\n"
+                      "    half x = h[i];\n"
+                      "    ti[i] = (int)x;\n"
+                      "    tl[i] = (long)x;\n"
+                      "    tu[i] = x >= 0 ? (uint)x : 0u;\n"
+                      "}\n";
+    cl_program p = kt_build(src, "-cl-std=CL3.0");
+    struct kt_arg args[] = {
+        {i32, sizeof i32, false},
+        {i64, sizeof i64, false},
+        {f32, sizeof f32, false},
+        {f64, sizeof f64, false},
+        {h, sizeof h, false},
+        {from[0], sizeof from[0], false},
+        {from[1], sizeof from[1], false},
+        {from[2], sizeof from[2], false},
+        {from[3], sizeof from[3], false},
+        {from[4], sizeof from[4], false},
+        {from[5], sizeof from[5], false},
+        {to_i, sizeof to_i, false},
+        {to_l, sizeof to_l, false},
+        {to_u, sizeof to_u, false},
+    };
+    KT_CHECK_CL(kt_run(p, "casts", N, args, 14));
+    static const char *const names[] = {"int", "long", "uint", "ulong", "float", "double"};
+    int bad = 0;
+    for (unsigned i = 0; i < N; i++) {
+        long double src_value[6] = {i32[i],           i64[i], (uint32_t)i32[i],
+                                    (uint64_t)i64[i], f32[i], f64[i]};
+        for (int k = 0; k < 6; k++) {
+            uint16_t want = round_to_half(src_value[k], RTE);
+            if (!same_half(from[k][i], want) && bad++ < 8)
+                KT_FAIL("(half)(%s)%La = %#06x, expected %#06x", names[k], src_value[k], from[k][i],
+                        want);
+        }
+        long double x = half_value(h[i]);
+        if (!isfinite(x))
+            continue;
+        if ((to_i[i] != (int32_t)truncl(x) || to_l[i] != (int64_t)truncl(x)) && bad++ < 8)
+            KT_FAIL("(int)/(long) of half %#06x = %d, %lld", h[i], to_i[i], (long long)to_l[i]);
+        if (x >= 0 && to_u[i] != (uint32_t)truncl(x) && bad++ < 8)
+            KT_FAIL("(uint) of half %#06x = %u", h[i], to_u[i]);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- conversions ---------------------------------------------------------- */
+
+struct int_type {
+    const char *name;
+    unsigned size;
+    bool is_signed;
+};
+static const struct int_type int_types[] = {
+    {"char", 1, true}, {"uchar", 1, false}, {"short", 2, true}, {"ushort", 2, false},
+    {"int", 4, true},  {"uint", 4, false},  {"long", 8, true},  {"ulong", 8, false},
+};
+enum { NUM_INT_TYPES = 8, CCOUNT = 3 * 16 * 256 };
+
+static long double int_min(const struct int_type *t)
+{
+    return t->is_signed ? -ldexpl(1.0L, (int)t->size * 8 - 1) : 0;
+}
+
+static long double int_max(const struct int_type *t)
+{
+    return ldexpl(1.0L, (int)t->size * 8 - (t->is_signed ? 1 : 0)) - 1;
+}
+
+/* Element i of an array of integer type t, as a long double (exact). */
+static long double int_at(const struct int_type *t, const void *p, unsigned i)
+{
+    const unsigned char *b = (const unsigned char *)p + (size_t)i * t->size;
+    switch (t->size) {
+    case 1: return t->is_signed ? (long double)*(const int8_t *)b : (long double)*b;
+    case 2: {
+        uint16_t u;
+        memcpy(&u, b, 2);
+        return t->is_signed ? (long double)(int16_t)u : (long double)u;
+    }
+    case 4: {
+        uint32_t u;
+        memcpy(&u, b, 4);
+        return t->is_signed ? (long double)(int32_t)u : (long double)u;
+    }
+    default: {
+        uint64_t u;
+        memcpy(&u, b, 8);
+        return t->is_signed ? (long double)(int64_t)u : (long double)u;
+    }
+    }
+}
+
+/* x rounded to an integer in mode m (DEFAULT is rtz for integer results). */
+static long double round_int(long double x, enum mode m)
+{
+    switch (m) {
+    case RTE: return nearbyintl(x); /* the host's mode: to nearest even */
+    case RTP: return ceill(x);
+    case RTN: return floorl(x);
+    default: return truncl(x);
+    }
+}
+
+static char *conversion_source(void)
+{
+    char *s = NULL;
+    kt_append(&s, "%s%s", pragma, kt_preamble());
+    kt_append(&s, "#define FROM_HALF(D, SUFFIX) kernel void h2##D##SUFFIX(global const half *a, "
+                  "global D *r) { size_t i = get_global_id(0); STORE(CAT(CAT(convert_, VEC(D)), "
+                  "SUFFIX)(LOAD(i, a)), i, r); }\n"
+                  "#define TO_HALF(S, SUFFIX) kernel void S##2h##SUFFIX(global const S *a, "
+                  "global half *r) { size_t i = get_global_id(0); STORE(CAT(CAT(convert_, "
+                  "VEC(half)), SUFFIX)(LOAD(i, a)), i, r); }\n");
+    static const char *const others[] = {"float", "double"};
+    for (int m = 0; m < NUM_MODES; m++) {
+        for (int t = 0; t < NUM_INT_TYPES; t++) {
+            kt_append(&s, "FROM_HALF(%s, %s)\nFROM_HALF(%s, _sat%s)\nTO_HALF(%s, %s)\n",
+                      int_types[t].name, modes[m], int_types[t].name, modes[m], int_types[t].name,
+                      modes[m]);
+        }
+        for (int t = 0; t < 2; t++)
+            kt_append(&s, "FROM_HALF(%s, %s)\nTO_HALF(%s, %s)\n", others[t], modes[m], others[t],
+                      modes[m]);
+        kt_append(&s, "TO_HALF(half, %s)\n", modes[m]);
+    }
+    return s;
+}
+
+/* Runs conversion kernel `name` of p over CCOUNT / n work-items. */
+static void run_conversion(cl_program p, const char *name, unsigned n, void *in, size_t in_size,
+                           void *out, size_t out_size)
+{
+    memset(out, 0, out_size);
+    struct kt_arg args[] = {{in, in_size, false}, {out, out_size, false}};
+    if (kt_run(p, name, CCOUNT / n, args, 2) != CL_SUCCESS)
+        KT_FAIL("%s (width %u) did not run", name, n);
+}
+
+static void test_conversions(void)
+{
+    static uint16_t h[CCOUNT], r16[CCOUNT];
+    static unsigned char ints[CCOUNT * 8], out[CCOUNT * 8];
+    static float f[CCOUNT];
+    static double d[CCOUNT];
+    static uint64_t bits[CCOUNT];
+    for (unsigned i = 0; i < CCOUNT; i++) {
+        h[i] = i < NUM_SPECIALS ? specials[i] : random_half();
+        uint64_t r = kt_random();
+        /* Around the halves: one in four a tie between neighbours, some beyond the range. */
+        long double base = half_value(random_half() & 0x7fff);
+        if (!isfinite(base))
+            base = 65504;
+        long double step = ldexpl(1.0L, -25);
+        if (base >= 0x1p-14L) {
+            int e;
+            frexpl(base, &e);
+            step = ldexpl(1.0L, e - 12);
+        }
+        long double v = base + (long double)(r % 4) * step / 2 + (r & 4 ? 0x1p-30L * base : 0);
+        if (r % 16 == 5)
+            v = 65504 + (long double)(r >> 8 & 0xffff) / 8;
+        f[i] = (float)((r & 8 ? -1 : 1) * v);
+        d[i] = (double)((r & 8 ? -1 : 1) * (v + (r & 16 ? 0x1p-40L * v : 0)));
+        if (i < 4)
+            f[i] = d[i] = i < 2 ? INFINITY : NAN;
+        /* Integers: half of them within +-70000 (where halves are), the rest any. */
+        bits[i] = r & 32 ? kt_random() : (uint64_t)((int64_t)(kt_random() % 140001) - 70000);
+    }
+    char *src = conversion_source();
+    for (unsigned w = 0; w < KT_NUM_WIDTHS; w++) {
+        unsigned n = kt_widths[w];
+        cl_program p = kt_build(src, kt_width_options(n));
+        int bad = 0;
+        for (int m = 0; m < NUM_MODES; m++) {
+            for (int t = 0; t < NUM_INT_TYPES; t++) {
+                const struct int_type *it = &int_types[t];
+                for (int sat = 0; sat < 2; sat++) { /* from half */
+                    char name[64];
+                    snprintf(name, sizeof name, "h2%s%s%s", it->name, sat ? "_sat" : "", modes[m]);
+                    run_conversion(p, name, n, h, sizeof h, out, CCOUNT * it->size);
+                    for (unsigned i = 0; i < CCOUNT; i++) {
+                        long double x = half_value(h[i]), want = round_int(x, (enum mode)m);
+                        bool in_range = want >= int_min(it) && want <= int_max(it);
+                        if (isnan(x))
+                            want = 0, in_range = sat;
+                        else if (!in_range && sat)
+                            want = want < 0 ? int_min(it) : int_max(it);
+                        long double got = int_at(it, out, i);
+                        if ((in_range || sat) && got != want && bad++ < 8)
+                            KT_FAIL("%s (width %u) of %#06x = %.0Lf, expected %.0Lf", name, n, h[i],
+                                    got, want);
+                    }
+                }
+                /* to half, from values of the type's width */
+                for (unsigned i = 0; i < CCOUNT; i++)
+                    memcpy(ints + (size_t)i * it->size, &bits[i], it->size); /* little-endian */
+                char name[64];
+                snprintf(name, sizeof name, "%s2h%s", it->name, modes[m]);
+                run_conversion(p, name, n, ints, CCOUNT * it->size, r16, sizeof r16);
+                for (unsigned i = 0; i < CCOUNT; i++) {
+                    long double x = int_at(it, ints, i);
+                    uint16_t want = round_to_half(x, (enum mode)m);
+                    if (r16[i] != want && bad++ < 8)
+                        KT_FAIL("%s (width %u) of %.0Lf = %#06x, expected %#06x", name, n, x,
+                                r16[i], want);
+                }
+            }
+            char name[64];
+            snprintf(name, sizeof name, "float2h%s", modes[m]);
+            run_conversion(p, name, n, f, sizeof f, r16, sizeof r16);
+            for (unsigned i = 0; i < CCOUNT; i++) {
+                uint16_t want = round_to_half(f[i], (enum mode)m);
+                if (!same_half(r16[i], want) && bad++ < 8)
+                    KT_FAIL("%s (width %u) of %a = %#06x, expected %#06x", name, n, f[i], r16[i],
+                            want);
+            }
+            snprintf(name, sizeof name, "double2h%s", modes[m]);
+            run_conversion(p, name, n, d, sizeof d, r16, sizeof r16);
+            for (unsigned i = 0; i < CCOUNT; i++) {
+                uint16_t want = round_to_half(d[i], (enum mode)m);
+                if (!same_half(r16[i], want) && bad++ < 8)
+                    KT_FAIL("%s (width %u) of %a = %#06x, expected %#06x", name, n, d[i], r16[i],
+                            want);
+            }
+            snprintf(name, sizeof name, "half2h%s", modes[m]);
+            run_conversion(p, name, n, h, sizeof h, r16, sizeof r16);
+            for (unsigned i = 0; i < CCOUNT; i++)
+                if (!same_half(r16[i], h[i]) && bad++ < 8)
+                    KT_FAIL("%s (width %u) of %#06x = %#06x", name, n, h[i], r16[i]);
+            /* half to float and double: exact */
+            snprintf(name, sizeof name, "h2float%s", modes[m]);
+            run_conversion(p, name, n, h, sizeof h, out, CCOUNT * sizeof(float));
+            for (unsigned i = 0; i < CCOUNT; i++) {
+                float got;
+                memcpy(&got, out + i * sizeof got, sizeof got);
+                long double x = half_value(h[i]);
+                if (got != x && !(isnan(x) && isnan(got)) && bad++ < 8)
+                    KT_FAIL("%s (width %u) of %#06x = %a", name, n, h[i], got);
+            }
+            snprintf(name, sizeof name, "h2double%s", modes[m]);
+            run_conversion(p, name, n, h, sizeof h, out, CCOUNT * sizeof(double));
+            for (unsigned i = 0; i < CCOUNT; i++) {
+                double got;
+                memcpy(&got, out + i * sizeof got, sizeof got);
+                long double x = half_value(h[i]);
+                if (got != x && !(isnan(x) && isnan(got)) && bad++ < 8)
+                    KT_FAIL("%s (width %u) of %#06x = %a", name, n, h[i], got);
+            }
+        }
+        clReleaseProgram(p);
+    }
+    free(src);
+}
+
+/* ---- math ----------------------------------------------------------------- */
+
+enum domain {
+    ANY,    /* every half (unary), specials and random halves */
+    UNIT,   /* [0, 1] */
+    SMOOTH, /* edges e0 < e1 within +-4, x within +-6 */
+    CLAMP,  /* finite x, finite lo <= hi */
+};
+
+static long double nextafter_ref(long double x, long double y)
+{
+    if (isnan(x) || isnan(y))
+        return NAN;
+    if (x == y)
+        return y;
+    uint16_t u = half_bits((half)(double)x);
+    if (x == 0)
+        u = (uint16_t)((signbit(y) ? 0x8000 : 0) | 1);
+    else
+        u = (uint16_t)((x < y) == !signbit(x) ? u + 1 : u - 1);
+    return half_value(u);
+}
+static long double fdim_ref(long double x, long double y)
+{
+    return isnan(x) || isnan(y) ? NAN : x > y ? x - y : 0;
+}
+static long double degrees_ref(long double x)
+{
+    return x * (180 / 3.14159265358979323846264338327950288L);
+}
+static long double radians_ref(long double x)
+{
+    return x * (3.14159265358979323846264338327950288L / 180);
+}
+static long double sign_ref(long double x)
+{
+    return isnan(x) ? 0 : x == 0 ? x : copysignl(1, x);
+}
+static long double step_ref(long double edge, long double x)
+{
+    return x < edge ? 0 : 1;
+}
+static long double clamp_ref(long double x, long double lo, long double hi)
+{
+    return fminl(fmaxl(x, lo), hi);
+}
+static long double mix_ref(long double x, long double y, long double a)
+{
+    return x + (y - x) * a;
+}
+static long double smoothstep_ref(long double e0, long double e1, long double x)
+{
+    long double t = clamp_ref((x - e0) / (e1 - e0), 0, 1);
+    return t * t * (3 - 2 * t);
+}
+
+/*
+ * The bounds: 0 for exact functions, 0.5 for correctly rounded ones (sqrt,
+ * fdim, fma), 0.51 for the rest: the library's float result, a few float
+ * ulp (2^-13 half ulp each) from the exact one, rounded once to half, is
+ * the correctly rounded half unless the exact result lies that close to a
+ * midpoint between two halves (unary functions are tested on every half:
+ * a few dozen such arguments each). OpenCL C's half bounds are 2 ulp or
+ * more.
+ */
+static const struct math_case cases[] = {
+    F1(fabs, fabsl, 0, ANY),
+    F1(floor, floorl, 0, ANY),
+    F1(ceil, ceill, 0, ANY),
+    F1(trunc, truncl, 0, ANY),
+    F1(round, roundl, 0, ANY),
+    F1(rint, rint_ref, 0, ANY),
+    F1(logb, logbl, 0, ANY),
+    F2(fmin, fminl, 0, ANY),
+    F2(fmax, fmaxl, 0, ANY),
+    F2(fmod, fmodl, 0, ANY),
+    F2(remainder, remainderl, 0, ANY),
+    F2(copysign, copysignl, 0, ANY),
+    F2(maxmag, maxmag_ref, 0, ANY),
+    F2(minmag, minmag_ref, 0, ANY),
+    F2(nextafter, nextafter_ref, 0, ANY),
+    F1(sqrt, sqrtl, 0.5, ANY),
+    F2(fdim, fdim_ref, 0.5, ANY),
+    F3(fma, fmal, 0.5, ANY),
+    F3(mad, mad_ref, 0.51, UNIT),
+    F1(rsqrt, rsqrt_ref, 0.51, ANY),
+    F1(cbrt, cbrtl, 0.51, ANY),
+    F1(exp, expl, 0.51, ANY),
+    F1(exp2, exp2l, 0.51, ANY),
+    F1(exp10, exp10_ref, 0.51, ANY),
+    F1(expm1, expm1l, 0.51, ANY),
+    F1(log, logl, 0.51, ANY),
+    F1(log2, log2l, 0.51, ANY),
+    F1(log10, log10l, 0.51, ANY),
+    F1(log1p, log1pl, 0.51, ANY),
+    F1(sin, sinl, 0.51, ANY),
+    F1(cos, cosl, 0.51, ANY),
+    F1(tan, tanl, 0.51, ANY),
+    F1(sinpi, sinpi_ref, 0.51, ANY),
+    F1(cospi, cospi_ref, 0.51, ANY),
+    F1(tanpi, tanpi_ref, 0.51, ANY),
+    F1(asin, asinl, 0.51, ANY),
+    F1(acos, acosl, 0.51, ANY),
+    F1(atan, atanl, 0.51, ANY),
+    F1(asinpi, asinpi_ref, 0.51, ANY),
+    F1(acospi, acospi_ref, 0.51, ANY),
+    F1(atanpi, atanpi_ref, 0.51, ANY),
+    F1(sinh, sinhl, 0.51, ANY),
+    F1(cosh, coshl, 0.51, ANY),
+    F1(tanh, tanhl, 0.51, ANY),
+    F1(asinh, asinhl, 0.51, ANY),
+    F1(acosh, acoshl, 0.51, ANY),
+    F1(atanh, atanhl, 0.51, ANY),
+    F1(erf, erfl, 0.51, ANY),
+    F1(erfc, erfcl, 0.51, ANY),
+    F1(tgamma, tgammal, 0.51, ANY),
+    F1(lgamma, lgammal, 0.51, ANY), /* no bound in the specification */
+    F2(atan2, atan2l, 0.51, ANY),
+    F2(atan2pi, atan2pi_ref, 0.51, ANY),
+    F2(hypot, hypotl, 0.51, ANY),
+    F2(pow, powl, 0.51, ANY),
+    F2(powr, powr_ref, 0.51, ANY),
+    /* common functions */
+    F2(max, fmaxl, 0, CLAMP),
+    F2(min, fminl, 0, CLAMP),
+    F1(sign, sign_ref, 0, ANY),
+    F2(step, step_ref, 0, CLAMP),
+    F3(clamp, clamp_ref, 0, CLAMP),
+    F1(degrees, degrees_ref, 0.51, ANY),
+    F1(radians, radians_ref, 0.51, ANY),
+    F3(mix, mix_ref, 0.51, UNIT),
+    F3(smoothstep, smoothstep_ref, 0.51, SMOOTH),
+};
+#define NUM_CASES (sizeof cases / sizeof *cases)
+
+enum { MCOUNT = 3 * 16 * 1366 }; /* every half first, a multiple of every width */
+
+static uint16_t random_in(long double lo, long double hi)
+{
+    long double u = (long double)(kt_random() >> 11) * 0x1p-53L;
+    return half_bits((half)(double)(lo + (hi - lo) * u));
+}
+
+/* The inputs of a function of `arity` arguments: a, b, c. */
+static void fill_math(enum domain d, unsigned arity, uint16_t *a, uint16_t *b, uint16_t *c)
+{
+    for (unsigned i = 0; i < MCOUNT; i++) {
+        switch (d) {
+        case UNIT: a[i] = random_in(0, 1), b[i] = random_in(0, 1), c[i] = random_in(0, 1); break;
+        case SMOOTH: {
+            uint16_t e0 = random_in(-4, 4), e1 = random_in(-4, 4);
+            if (half_value(e0) > half_value(e1)) {
+                uint16_t t = e0;
+                e0 = e1, e1 = t;
+            }
+            if (e0 == e1)
+                e1 = half_bits((half)(half_value(e0) + 1));
+            a[i] = e0, b[i] = e1, c[i] = random_in(-6, 6);
+            break;
+        }
+        case CLAMP: {
+            uint16_t lo = random_half() & 0xfbff, hi = random_half() & 0xfbff; /* finite */
+            if (half_value(lo) > half_value(hi)) {
+                uint16_t t = lo;
+                lo = hi, hi = t;
+            }
+            a[i] = random_half() & 0xfbff, b[i] = lo, c[i] = hi;
+            break;
+        }
+        default:
+            if (arity == 1 && i < 0x10000) {
+                a[i] = (uint16_t)i; /* every half */
+            } else if (i < NUM_SPECIALS * NUM_SPECIALS) {
+                a[i] = specials[i / NUM_SPECIALS];
+                b[i] = specials[i % NUM_SPECIALS];
+            } else {
+                a[i] = random_half();
+                b[i] = random_half();
+            }
+            c[i] = random_half();
+            if (arity == 1 && i >= 0x10000)
+                a[i] = random_half();
+        }
+    }
+}
+
+static double half_ulp_error(uint16_t got, long double want)
+{
+    return kt_ulp_error(half_value(got), want, 10, -14, 65504.0L, false);
+}
+
+static void test_math(void)
+{
+    static uint16_t a[MCOUNT], b[MCOUNT], c[MCOUNT], r[MCOUNT];
+    double worst[NUM_CASES] = {0};
+    char *src = kt_math_program(cases, NUM_CASES, "half", pragma);
+    for (unsigned w = 0; w < KT_NUM_WIDTHS; w++) {
+        unsigned n = kt_widths[w];
+        cl_program p = kt_build(src, kt_width_options(n));
+        for (size_t f = 0; f < NUM_CASES; f++) {
+            const struct math_case *mc = &cases[f];
+            fill_math((enum domain)mc->domain, mc->arity, a, b, c);
+            memset(r, 0, sizeof r);
+            struct kt_arg args[] = {{a, sizeof a, false},
+                                    {b, sizeof b, false},
+                                    {c, sizeof c, false},
+                                    {r, sizeof r, false}};
+            char kname[64];
+            snprintf(kname, sizeof kname, "t_%s", mc->name);
+            if (kt_run(p, kname, MCOUNT / n, args, 4) != CL_SUCCESS) {
+                KT_FAIL("%s (width %u) did not run", mc->name, n);
+                continue;
+            }
+            unsigned reported = 0;
+            for (unsigned i = 0; i < MCOUNT; i++) {
+                long double want =
+                    kt_reference(mc, half_value(a[i]), half_value(b[i]), half_value(c[i]));
+                double err = half_ulp_error(r[i], want);
+                if (err > worst[f])
+                    worst[f] = err;
+                if (err > mc->ulp && reported++ < 3)
+                    KT_FAIL("%s half%u: f(%#06x, %#06x, %#06x) = %#06x (%a), want %La (%.2f ulp)",
+                            mc->name, n, a[i], b[i], c[i], r[i], (double)half_value(r[i]), want,
+                            err);
+            }
+        }
+        clReleaseProgram(p);
+    }
+    free(src);
+    printf("%-14s %10s %8s\n", "function", "worst ulp", "bound");
+    for (size_t f = 0; f < NUM_CASES; f++)
+        printf("%-14s %10.4f %8.2f\n", cases[f].name, worst[f], cases[f].ulp);
+}
+
+/* ---- functions with int arguments or results, or output pointers ---------- */
+
+/* Each kernel: r = the half result, o = the second one (int or half). */
+static const struct int_case {
+    const char *name, *call; /* call of x, y, k and P, a private output */
+    const char *out;         /* the type of the second result, NULL when none */
+} int_cases[] = {
+    {"frexp", "frexp(x, &P)", "int"},
+    {"fract", "fract(x, &P)", "half"},
+    {"modf", "modf(x, &P)", "half"},
+    {"sincos", "sincos(x, &P)", "half"},
+    {"remquo", "remquo(x, y, &P)", "int"},
+    {"lgamma_r", "lgamma_r(x, &P)", "int"},
+    {"ilogb", "CAT(convert_, VEC(half))(ilogb(x))", NULL},
+    {"ldexp", "ldexp(x, k)", NULL},
+    {"pown", "pown(x, k)", NULL},
+    {"rootn", "rootn(x, k)", NULL},
+    {"nan", "nan(CAT(convert_, VEC(ushort))(k))", NULL},
+};
+#define NUM_INT_CASES (sizeof int_cases / sizeof *int_cases)
+
+static char *int_program_source(void)
+{
+    char *s = NULL;
+    kt_append(&s, "%s%s", pragma, kt_preamble());
+    for (size_t f = 0; f < NUM_INT_CASES; f++) {
+        const struct int_case *ic = &int_cases[f];
+        const char *ot = ic->out ? ic->out : "half";
+        kt_append(&s,
+                  "kernel void t_%s(global const half *a, global const half *b,\n"
+                  "                 global const int *kk, global half *r, global %s *o) {\n"
+                  "    size_t i = get_global_id(0);\n"
+                  "    VEC(half) x = LOAD(i, a), y = LOAD(i, b);\n"
+                  "    VEC(int) k = LOAD(i, kk);\n"
+                  "    VEC(%s) P = 0;\n"
+                  "    (void)y; (void)k;\n"
+                  "    STORE(%s, i, r);\n"
+                  "    STORE(P, i, o);\n"
+                  "}\n",
+                  ic->name, ot, ot, ic->call);
+    }
+    return s;
+}
+
+static long double rootn_ref(long double x, int k)
+{
+    bool odd = k & 1;
+    if (k == 0 || isnan(x) || (x < 0 && !odd))
+        return NAN;
+    long double sign = odd && signbit(x) ? -1 : 1;
+    if (x == 0)
+        return k > 0 ? sign * 0.0L : sign * (long double)INFINITY;
+    if (isinf(x))
+        return k > 0 ? sign * (long double)INFINITY : sign * 0.0L;
+    return sign * expl(logl(fabsl(x)) / k);
+}
+
+static void test_int_functions(void)
+{
+    enum { ICOUNT = 3 * 16 * 256 };
+    static uint16_t a[ICOUNT], b[ICOUNT], r[ICOUNT], oh[ICOUNT];
+    static int k[ICOUNT], oi[ICOUNT];
+    static const int special_k[] = {0, 1, -1, 2, -2, 3, -3, 7, -8, 15, 16, -24, -25, 30, 40, -40};
+    for (unsigned i = 0; i < ICOUNT; i++) {
+        a[i] = i < NUM_SPECIALS * NUM_SPECIALS ? specials[i / NUM_SPECIALS] : random_half();
+        b[i] = i < NUM_SPECIALS * NUM_SPECIALS ? specials[i % NUM_SPECIALS] : random_half();
+        uint64_t rr = kt_random();
+        k[i] = i % 2 ? special_k[rr % 16] : (int)(rr % 81) - 40;
+        if (i >= ICOUNT / 2 && i < ICOUNT * 3 / 4) { /* remquo: quotients up to a few hundred */
+            b[i] = random_in(-8, 8);
+            a[i] = half_bits((half)(half_value(b[i]) * (long double)(rr % 300) * 1.001L));
+        }
+    }
+    char *src = int_program_source();
+    double worst[NUM_INT_CASES] = {0};
+    for (unsigned w = 0; w < KT_NUM_WIDTHS; w++) {
+        unsigned n = kt_widths[w];
+        cl_program p = kt_build(src, kt_width_options(n));
+        for (size_t f = 0; f < NUM_INT_CASES; f++) {
+            const struct int_case *ic = &int_cases[f];
+            bool int_out = ic->out && strcmp(ic->out, "int") == 0;
+            struct kt_arg args[] = {
+                {a, sizeof a, false},
+                {b, sizeof b, false},
+                {k, sizeof k, false},
+                {r, sizeof r, false},
+                {int_out ? (void *)oi : (void *)oh, int_out ? sizeof oi : sizeof oh, false}};
+            char kname[64];
+            snprintf(kname, sizeof kname, "t_%s", ic->name);
+            if (kt_run(p, kname, ICOUNT / n, args, 5) != CL_SUCCESS) {
+                KT_FAIL("%s (width %u) did not run", ic->name, n);
+                continue;
+            }
+            unsigned reported = 0;
+            for (unsigned i = 0; i < ICOUNT; i++) {
+                long double x = half_value(a[i]), y = half_value(b[i]), want = 0, want2 = 0;
+                double bound = 0, err2 = 0;
+                int wanti = 0;
+                bool check_int = false, check_half2 = false;
+                switch (f) {
+                case 0: /* frexp: exact */
+                    want = x;
+                    if (x != 0 && isfinite(x))
+                        want = frexpl(x, &wanti);
+                    check_int = true;
+                    break;
+                case 1: /* fract: below 1, correctly rounded */
+                    want2 = floorl(x);
+                    want = isinf(x) ? copysignl(0, x) : fminl(x - floorl(x), 0x1.ffcp-1L);
+                    if (x == 0 || isnan(x))
+                        want = x;
+                    bound = 0.5;
+                    check_half2 = true;
+                    break;
+                case 2: /* modf: exact */
+                    want2 = truncl(x);
+                    want = isinf(x) ? copysignl(0, x) : copysignl(x - truncl(x), x);
+                    check_half2 = true;
+                    break;
+                case 3: /* sincos */
+                    want = sinl(x), want2 = cosl(x), bound = 0.51;
+                    check_half2 = true;
+                    break;
+                case 4: { /* remquo: the remainder exactly, the quotient's low 3 bits and sign */
+                    int q;
+                    want = remquol(x, y, &q);
+                    bool neg = signbit(x) != signbit(y);
+                    int got = oi[i];
+                    if (!isnan(want) &&
+                        ((abs(got) & 7) != (abs(q) & 7) || (got != 0 && (got < 0) != neg)) &&
+                        reported++ < 3)
+                        KT_FAIL("remquo half%u: quo(%La, %La) = %d, want %d (mod 8)", n, x, y, got,
+                                q);
+                    break;
+                }
+                case 5: { /* lgamma_r: the value as lgamma, the sign exactly */
+                    bool defined;
+                    want = lgammal(x), bound = 0.51;
+                    wanti = kt_gamma_sign(x, &defined);
+                    check_int = defined;
+                    break;
+                }
+                case 6: /* ilogb, as a half (exact); OpenCL C's FP_ILOGBNAN is INT_MAX, FP_ILOGB0
+                           INT_MIN */
+                    want = isnan(x) || isinf(x) ? INT_MAX : x == 0 ? INT_MIN : ilogbl(x);
+                    want = half_value(round_to_half(want, RTE));
+                    break;
+                case 7: /* ldexp: rounded once */ want = ldexpl(x, k[i]), bound = 0.5; break;
+                case 8: /* pown */ want = k[i] == 0 ? 1 : powl(x, k[i]), bound = 0.51; break;
+                case 9: /* rootn */ want = rootn_ref(x, k[i]), bound = 0.51; break;
+                default: /* nan: a NaN */ want = NAN; break;
+                }
+                double err = half_ulp_error(r[i], want);
+                if (check_half2)
+                    err2 = half_ulp_error(oh[i], want2);
+                if (err > worst[f] && !isinf(err))
+                    worst[f] = err;
+                if (err2 > worst[f] && !isinf(err2))
+                    worst[f] = err2;
+                if ((err > bound || err2 > bound) && reported++ < 3)
+                    KT_FAIL("%s half%u: f(%La, %La, %d) = %#06x, %#06x; want %La, %La", ic->name, n,
+                            x, y, k[i], r[i], oh[i], want, want2);
+                if (check_int && oi[i] != wanti && reported++ < 3)
+                    KT_FAIL("%s half%u: f(%La) int result %d, want %d", ic->name, n, x, oi[i],
+                            wanti);
+            }
+        }
+        clReleaseProgram(p);
+    }
+    free(src);
+    for (size_t f = 0; f < NUM_INT_CASES; f++)
+        printf("%-14s %10.4f\n", int_cases[f].name, worst[f]);
+}
+
+/* ---- relational ----------------------------------------------------------- */
+
+static const char *const relationals[] = {
+    "isnan(x)",         "isinf(x)",          "isfinite(x)",
+    "isnormal(x)",      "signbit(x)",        "isequal(x, y)",
+    "isnotequal(x, y)", "isgreater(x, y)",   "isgreaterequal(x, y)",
+    "isless(x, y)",     "islessequal(x, y)", "islessgreater(x, y)",
+    "isordered(x, y)",  "isunordered(x, y)",
+};
+enum { NUM_RELATIONALS = sizeof relationals / sizeof *relationals };
+
+static bool relational_ref(int f, long double x, long double y)
+{
+    switch (f) {
+    case 0: return isnan(x);
+    case 1: return isinf(x);
+    case 2: return isfinite(x);
+    case 3: return isnormal((double)x) && fabsl(x) >= 0x1p-14L;
+    case 4: return signbit(x);
+    case 5: return x == y;
+    case 6: return x != y;
+    case 7: return x > y;
+    case 8: return x >= y;
+    case 9: return x < y;
+    case 10: return x <= y;
+    case 11: return x < y || x > y;
+    case 12: return !isnan(x) && !isnan(y);
+    default: return isnan(x) || isnan(y);
+    }
+}
+
+/* The relational functions (as shorts: 1 for scalars, -1 for vectors), select and bitselect. */
+static void test_relational(const uint16_t *a, const uint16_t *b)
+{
+    char *src = NULL;
+    kt_append(&src,
+              "%s%s"
+              "kernel void rel(global const half *a, global const half *b, global const short *c,\n"
+              "                global short *o, global half *sel, global half *bsel) {\n"
+              "    size_t i = get_global_id(0);\n"
+              "    VEC(half) x = LOAD(i, a), y = LOAD(i, b);\n"
+              "    VEC(short) m = LOAD(i, c);\n",
+              pragma, kt_preamble());
+    for (int f = 0; f < NUM_RELATIONALS; f++)
+        kt_append(&src, "    STORE(CAT(convert_, VEC(short))(%s), i, o + %d);\n", relationals[f],
+                  f * COUNT);
+    kt_append(&src,
+              "    STORE(select(x, y, m), i, sel);\n"
+              "    STORE(select(x, y, CAT(as_, VEC(ushort))(m)), i, sel + %d);\n"
+              "    STORE(bitselect(x, y, CAT(as_, VEC(half))(m)), i, bsel);\n"
+              "}\n",
+              COUNT);
+    static short c[COUNT], o[NUM_RELATIONALS * COUNT];
+    static uint16_t sel[2 * COUNT], bsel[COUNT];
+    for (unsigned i = 0; i < COUNT; i++)
+        c[i] = (short)kt_random();
+    for (unsigned w = 0; w < KT_NUM_WIDTHS; w++) {
+        unsigned n = kt_widths[w];
+        cl_program p = kt_build(src, kt_width_options(n));
+        struct kt_arg args[] = {{(void *)a, COUNT * 2, false}, {(void *)b, COUNT * 2, false},
+                                {c, sizeof c, false},          {o, sizeof o, false},
+                                {sel, sizeof sel, false},      {bsel, sizeof bsel, false}};
+        KT_CHECK_CL(kt_run(p, "rel", COUNT / n, args, 6));
+        int bad = 0;
+        for (unsigned i = 0; i < COUNT; i++) {
+            long double x = half_value(a[i]), y = half_value(b[i]);
+            for (int f = 0; f < NUM_RELATIONALS; f++) {
+                short want = relational_ref(f, x, y) ? (n == 1 ? 1 : -1) : 0;
+                if (o[f * COUNT + i] != want && bad++ < 8)
+                    KT_FAIL("half%u: %s of %#06x, %#06x = %d, expected %d", n, relationals[f], a[i],
+                            b[i], o[f * COUNT + i], want);
+            }
+            bool pick = n == 1 ? c[i] != 0 : c[i] < 0;
+            uint16_t want_sel = pick ? b[i] : a[i];
+            uint16_t want_bsel = (uint16_t)((a[i] & ~(uint16_t)c[i]) | (b[i] & (uint16_t)c[i]));
+            if ((sel[i] != want_sel || sel[COUNT + i] != want_sel || bsel[i] != want_bsel) &&
+                bad++ < 8)
+                KT_FAIL("half%u: select/bitselect of %#06x, %#06x, %#06x = %#06x, %#06x, %#06x", n,
+                        a[i], b[i], (uint16_t)c[i], sel[i], sel[COUNT + i], bsel[i]);
+        }
+        clReleaseProgram(p);
+    }
+    free(src);
+}
+
 int main(void)
 {
     kt_setup();
@@ -169,7 +1023,8 @@ int main(void)
             printf("LANES_FP16=1 but no cl_khr_fp16: the host has no F16C\n");
         return kt_teardown();
     }
-    cl_device_fp_config required = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
+    cl_device_fp_config required =
+        CL_FP_FMA | CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
     if ((config & required) != required || native == 0 || !kt_has_feature("__opencl_c_fp16"))
         KT_FAIL("cl_khr_fp16 with a half configuration %#llx, native width %u",
                 (unsigned long long)config, native);
@@ -180,6 +1035,11 @@ int main(void)
     fill(a, b);
     for (unsigned w = 0; w < KT_NUM_WIDTHS; w++)
         test_arithmetic(kt_widths[w], a, b);
+    test_relational(a, b);
+    test_casts();
+    test_conversions();
+    test_math();
+    test_int_functions();
     free(a);
     free(b);
     return kt_teardown();

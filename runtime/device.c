@@ -285,10 +285,11 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
                             CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
     /*
      * Half: denormals, infinities and NaNs, round to nearest even, in
-     * hardware or through float. No CL_FP_FMA: the library's half fma is
-     * not yet proven fused.
+     * hardware or through float; fma(half) is a true fused multiply-add
+     * (builtins/math/math_half.cl: through double, correctly rounded).
      */
-    dev->half_fp_config = half ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST : 0;
+    dev->half_fp_config =
+        half ? CL_FP_FMA | CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST : 0;
     dev->num_sub_group_sizes = lanes_sub_group_sizes(dev->sub_group_sizes);
 
     char id[512], machine_id[64];
