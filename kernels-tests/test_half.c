@@ -15,7 +15,8 @@
  *   the library computes in float and rounds once, which leaves results
  *   within 0.51 ulp; exact functions at 0 and the correctly rounded sqrt,
  *   fdim and fma at 0.5.
- *   Relational and common functions, exactly or within their bound.
+ *   Relational and common functions, exactly or within their bound;
+ *   geometric ones within their bound.
  * Inputs: every special value (zeros, denormals, the largest finite,
  * infinities, NaNs) against each other, then random bit patterns.
  *
@@ -1003,6 +1004,87 @@ static void test_relational(const uint16_t *a, const uint16_t *b)
     free(src);
 }
 
+/* ---- geometric ------------------------------------------------------------ */
+
+/*
+ * dot, length, distance, normalize and cross of half, half2, half3, half4
+ * (inputs within +-8): length, distance and cross within 0.51 ulp (one
+ * rounding of a float result a few float ulp off), normalize within 1;
+ * dot, whose sum may cancel, within 0.51 ulp plus 2^-20 of the sum of the
+ * products' magnitudes (float's rounding of the partial sums).
+ */
+static void test_geometric(void)
+{
+    enum { G = 3 * 16 * 64 };
+    static uint16_t a[4 * G], b[4 * G], dot[G], len[G], dist[G], norm[4 * G], cross[4 * G];
+    for (unsigned i = 0; i < 4 * G; i++)
+        a[i] = random_in(-8, 8), b[i] = random_in(-8, 8);
+    for (unsigned n = 1; n <= 4; n++) {
+        char *src = kt_format(
+            "%s%s"
+            "kernel void geo(global const half *a, global const half *b, global half *d,\n"
+            "                global half *l, global half *s, global half *m, global half *c) {\n"
+            "    size_t i = get_global_id(0);\n"
+            "    VEC(half) x = LOAD(i, a), y = LOAD(i, b);\n"
+            "    d[i] = dot(x, y);\n"
+            "    l[i] = length(x);\n"
+            "    s[i] = distance(x, y);\n"
+            "    STORE(normalize(x), i, m);\n"
+            "#if N >= 3\n"
+            "    STORE(cross(x, y), i, c);\n"
+            "#endif\n"
+            "}\n",
+            pragma, kt_preamble());
+        cl_program p = kt_build(src, kt_width_options(n));
+        free(src);
+        struct kt_arg args[] = {{a, n * G * 2, false},      {b, n * G * 2, false},
+                                {dot, sizeof dot, false},   {len, sizeof len, false},
+                                {dist, sizeof dist, false}, {norm, n * G * 2, false},
+                                {cross, n * G * 2, false}};
+        KT_CHECK_CL(kt_run(p, "geo", G, args, 7));
+        int bad = 0;
+        for (unsigned i = 0; i < G; i++) {
+            long double x[4], y[4], d = 0, mag = 0, l2 = 0, s2 = 0;
+            for (unsigned j = 0; j < n; j++) {
+                x[j] = half_value(a[i * n + j]), y[j] = half_value(b[i * n + j]);
+                d += x[j] * y[j], mag += fabsl(x[j] * y[j]);
+                l2 += x[j] * x[j], s2 += (x[j] - y[j]) * (x[j] - y[j]);
+            }
+            long double unit = ldexpl(1.0L, -24);
+            if (fabsl(d) >= 0x1p-14L) {
+                int e;
+                frexpl(d, &e);
+                unit = ldexpl(1.0L, e - 11);
+            }
+            long double got_dot = half_value(dot[i]);
+            if ((!isfinite(got_dot) || fabsl(got_dot - d) > 0.51L * unit + mag * 0x1p-20L) &&
+                bad++ < 8)
+                KT_FAIL("dot half%u #%u = %a, want %La", n, i, (double)got_dot, d);
+            if (half_ulp_error(len[i], sqrtl(l2)) > 0.51 && bad++ < 8)
+                KT_FAIL("length half%u #%u = %a, want %La", n, i, (double)half_value(len[i]),
+                        sqrtl(l2));
+            if (half_ulp_error(dist[i], sqrtl(s2)) > 0.51 && bad++ < 8)
+                KT_FAIL("distance half%u #%u = %a, want %La", n, i, (double)half_value(dist[i]),
+                        sqrtl(s2));
+            for (unsigned j = 0; j < n && l2 > 0; j++)
+                if (half_ulp_error(norm[i * n + j], x[j] / sqrtl(l2)) > 1 && bad++ < 8)
+                    KT_FAIL("normalize half%u #%u[%u] = %a, want %La", n, i, j,
+                            (double)half_value(norm[i * n + j]), x[j] / sqrtl(l2));
+            if (n >= 3) {
+                long double c[3] = {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2],
+                                    x[0] * y[1] - x[1] * y[0]};
+                for (unsigned j = 0; j < 3; j++)
+                    if (half_ulp_error(cross[i * n + j], c[j]) > 0.51 && bad++ < 8)
+                        KT_FAIL("cross half%u #%u[%u] = %a, want %La", n, i, j,
+                                (double)half_value(cross[i * n + j]), c[j]);
+                if (n == 4 && cross[i * n + 3] != 0 && bad++ < 8)
+                    KT_FAIL("cross half4 #%u: w = %#06x, want 0", i, cross[i * n + 3]);
+            }
+        }
+        clReleaseProgram(p);
+    }
+}
+
 int main(void)
 {
     kt_setup();
@@ -1040,6 +1122,7 @@ int main(void)
     test_conversions();
     test_math();
     test_int_functions();
+    test_geometric();
     free(a);
     free(b);
     return kt_teardown();
