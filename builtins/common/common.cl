@@ -11,6 +11,18 @@
 #define PI_float M_PI_F
 #define PI_double M_PI
 
+// Elementwise min and max of width n (fmin's and fmax's NaN rule). Half's
+// are a comparison and a select: without AVX-512 FP16, LLVM 19 lowers
+// llvm.minnum/maxnum of half, scalar or vector, to a call of libm's
+// fminf/fmaxf per element, and InstCombine makes one of a float min of two
+// halves rounded back.
+#define EMIN_float(k, n, a, b) __builtin_elementwise_min(a, b)
+#define EMAX_float(k, n, a, b) __builtin_elementwise_max(a, b)
+#define EMIN_double EMIN_float
+#define EMAX_double EMAX_float
+#define EMIN_half(k, n, a, b) ((b) < (a) || (a) != (a) ? (b) : (a))
+#define EMAX_half(k, n, a, b) ((b) > (a) || (a) != (a) ? (b) : (a))
+
 #define COMMON(n, k, T)                                                                            \
     COMMON_EXACT(n, k, T)                                                                          \
     CONST T##n degrees(T##n r)                                                                     \
@@ -36,15 +48,15 @@
 #define COMMON_EXACT(n, k, T)                                                                      \
     CONST T##n clamp(T##n x, T##n lo, T##n hi)                                                     \
     {                                                                                              \
-        return __builtin_elementwise_min(__builtin_elementwise_max(x, lo), hi);                    \
+        return EMIN_##T(k, n, EMAX_##T(k, n, x, lo), hi);                                          \
     }                                                                                              \
     CONST T##n max(T##n x, T##n y)                                                                 \
     {                                                                                              \
-        return __builtin_elementwise_max(x, y);                                                    \
+        return EMAX_##T(k, n, x, y);                                                               \
     }                                                                                              \
     CONST T##n min(T##n x, T##n y)                                                                 \
     {                                                                                              \
-        return __builtin_elementwise_min(x, y);                                                    \
+        return EMIN_##T(k, n, x, y);                                                               \
     }                                                                                              \
     CONST T##n step(T##n edge, T##n x)                                                             \
     {                                                                                              \
@@ -66,11 +78,11 @@
     }                                                                                              \
     CONST T##n max(T##n x, T y)                                                                    \
     {                                                                                              \
-        return __builtin_elementwise_max(x, (T##n)y);                                              \
+        return max(x, (T##n)y);                                                                    \
     }                                                                                              \
     CONST T##n min(T##n x, T y)                                                                    \
     {                                                                                              \
-        return __builtin_elementwise_min(x, (T##n)y);                                              \
+        return min(x, (T##n)y);                                                                    \
     }                                                                                              \
     CONST T##n mix(T##n x, T##n y, T a)                                                            \
     {                                                                                              \

@@ -95,8 +95,15 @@ FOR_VECTOR_WIDTHS(DOUBLE_TO_HALF_DECL, )
     W2(atan2pi, n, k)                                                                              \
     W2(copysign, n, k)                                                                             \
     W2(fdim, n, k)                                                                                 \
-    W2(fmax, n, k)                                                                                 \
-    W2(fmin, n, k)                                                                                 \
+    /* fmin and fmax as a comparison and a select, for the reason common.cl gives */               \
+    CONST half##n fmin(half##n x, half##n y)                                                       \
+    {                                                                                              \
+        return y < x || x != x ? y : x;                                                            \
+    }                                                                                              \
+    CONST half##n fmax(half##n x, half##n y)                                                       \
+    {                                                                                              \
+        return y > x || x != x ? y : x;                                                            \
+    }                                                                                              \
     W2(fmod, n, k)                                                                                 \
     W2(hypot, n, k)                                                                                \
     W2(maxmag, n, k)                                                                               \
