@@ -16,7 +16,7 @@
  *   within 0.51 ulp; exact functions at 0 and the correctly rounded sqrt,
  *   fdim and fma at 0.5.
  *   Relational and common functions, exactly or within their bound;
- *   geometric ones within their bound.
+ *   geometric ones within their bound; read_imageh and write_imageh.
  * Inputs: every special value (zeros, denormals, the largest finite,
  * infinities, NaNs) against each other, then random bit patterns.
  *
@@ -1085,6 +1085,102 @@ static void test_geometric(void)
     }
 }
 
+/* ---- images --------------------------------------------------------------- */
+
+static cl_mem make_image(cl_channel_type type, cl_mem_flags flags, size_t w, size_t h, void *data)
+{
+    cl_image_format f = {CL_RGBA, type};
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = w, .image_height = h};
+    cl_int err;
+    cl_mem m = clCreateImage(kt.ctx, flags | (data ? CL_MEM_COPY_HOST_PTR : 0), &f, &d, data, &err);
+    KT_CHECK_CL(err);
+    return m;
+}
+
+/*
+ * read_imageh with a sampler (integer and float coordinates) and without,
+ * write_imageh: a CL_HALF_FLOAT image read exactly and written exactly (its
+ * values doubled), a CL_UNORM_INT8 one read as the float value rounded to
+ * half and written back to the same bytes.
+ */
+static void test_images(void)
+{
+    cl_bool images = CL_FALSE;
+    KT_CHECK_CL(clGetDeviceInfo(kt.dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    if (!images) {
+        printf("skip images: none on the device\n");
+        return;
+    }
+    enum { W = 16, H = 8, N = 4 * W * H };
+    static uint16_t a[N], ra[N], rf[N], c[N];
+    static uint8_t b[N], d[N];
+    static uint16_t rb[N];
+    for (unsigned i = 0; i < N; i++) {
+        do
+            a[i] = random_half();
+        while (is_nan_bits(a[i]));
+        b[i] = (uint8_t)kt_random();
+    }
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void img(read_only image2d_t a, read_only image2d_t b, write_only image2d_t c,\n"
+        "                write_only image2d_t d, global half *ra, global half *rf,\n"
+        "                global half *rb) {\n"
+        "    const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+        "                        CLK_FILTER_NEAREST;\n"
+        "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+        "    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+        "    half4 x = read_imageh(a, s, p), y = read_imageh(b, p);\n"
+        "    vstore4(x, i, ra);\n"
+        "    vstore4(read_imageh(a, s, convert_float2(p) + 0.5f), i, rf);\n"
+        "    vstore4(y, i, rb);\n"
+        "    write_imageh(c, p, x * (half)2.0h);\n"
+        "    write_imageh(d, p, y);\n"
+        "}\n";
+    cl_program p = kt_build(src, "-cl-std=CL3.0");
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "img", &err);
+    KT_CHECK_CL(err);
+    cl_mem ia = make_image(CL_HALF_FLOAT, CL_MEM_READ_ONLY, W, H, a);
+    cl_mem ib = make_image(CL_UNORM_INT8, CL_MEM_READ_ONLY, W, H, b);
+    cl_mem ic = make_image(CL_HALF_FLOAT, CL_MEM_WRITE_ONLY, W, H, NULL);
+    cl_mem id = make_image(CL_UNORM_INT8, CL_MEM_WRITE_ONLY, W, H, NULL);
+    cl_mem bufs[3];
+    for (int j = 0; j < 3; j++) {
+        bufs[j] = clCreateBuffer(kt.ctx, CL_MEM_READ_WRITE, sizeof ra, NULL, &err);
+        KT_CHECK_CL(err);
+    }
+    cl_mem args[] = {ia, ib, ic, id, bufs[0], bufs[1], bufs[2]};
+    for (cl_uint j = 0; j < 7; j++)
+        KT_CHECK_CL(clSetKernelArg(k, j, sizeof(cl_mem), &args[j]));
+    size_t global[2] = {W, H};
+    KT_CHECK_CL(clEnqueueNDRangeKernel(kt.queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+    KT_CHECK_CL(clEnqueueReadBuffer(kt.queue, bufs[0], CL_TRUE, 0, sizeof ra, ra, 0, NULL, NULL));
+    KT_CHECK_CL(clEnqueueReadBuffer(kt.queue, bufs[1], CL_TRUE, 0, sizeof rf, rf, 0, NULL, NULL));
+    KT_CHECK_CL(clEnqueueReadBuffer(kt.queue, bufs[2], CL_TRUE, 0, sizeof rb, rb, 0, NULL, NULL));
+    size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+    KT_CHECK_CL(clEnqueueReadImage(kt.queue, ic, CL_TRUE, origin, region, 0, 0, c, 0, NULL, NULL));
+    KT_CHECK_CL(clEnqueueReadImage(kt.queue, id, CL_TRUE, origin, region, 0, 0, d, 0, NULL, NULL));
+    int bad = 0;
+    for (unsigned i = 0; i < N; i++) {
+        uint16_t want_b = half_bits((half)(float)(b[i] / 255.0)); /* read_imagef's, rounded */
+        uint16_t want_c = half_bits((half)(2 * (double)half_value(a[i])));
+        if ((ra[i] != a[i] || rf[i] != a[i] || rb[i] != want_b || c[i] != want_c || d[i] != b[i]) &&
+            bad++ < 8)
+            KT_FAIL("images, element %u: read %#06x %#06x (want %#06x), unorm8 %u read %#06x (want "
+                    "%#06x), written %#06x (want %#06x) and %u",
+                    i, ra[i], rf[i], a[i], b[i], rb[i], want_b, c[i], want_c, d[i]);
+    }
+    for (int j = 0; j < 3; j++)
+        clReleaseMemObject(bufs[j]);
+    clReleaseMemObject(ia);
+    clReleaseMemObject(ib);
+    clReleaseMemObject(ic);
+    clReleaseMemObject(id);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(void)
 {
     kt_setup();
@@ -1123,6 +1219,7 @@ int main(void)
     test_math();
     test_int_functions();
     test_geometric();
+    test_images();
     free(a);
     free(b);
     return kt_teardown();

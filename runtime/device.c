@@ -138,8 +138,8 @@ static const cl_name_version opencl_c_features[] = {
 /*
  * Half precision (builtins/math/math_half.cl and the half overloads of the
  * other families; kernels-tests/test_half.c), listed only when LANES_FP16=1
- * asks for it: issue 32 is not finished (read_imageh and write_imageh are
- * missing, the CTS has not run), and an extension is advertised only once
+ * asks for it: issue 32 is not finished (the CTS has not run with it, nor
+ * has a host with AVX-512 FP16), and an extension is advertised only once
  * it works.
  */
 static const cl_name_version half_extension = {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"};
