@@ -19,10 +19,10 @@
 #include "reach.h"
 
 #include <llvm-c/Core.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 /*
