@@ -16,6 +16,7 @@
  *   within 0.51 ulp; exact functions at 0 and the correctly rounded sqrt,
  *   fdim and fma at 0.5.
  *   Relational and common functions, exactly or within their bound;
+ *   shuffle and shuffle2 of half vectors;
  *   geometric ones within their bound; read_imageh and write_imageh.
  * Inputs: every special value (zeros, denormals, the largest finite,
  * infinities, NaNs) against each other, then random bit patterns.
@@ -957,7 +958,8 @@ static void test_relational(const uint16_t *a, const uint16_t *b)
     kt_append(&src,
               "%s%s"
               "kernel void rel(global const half *a, global const half *b, global const short *c,\n"
-              "                global short *o, global half *sel, global half *bsel) {\n"
+              "                global short *o, global half *sel, global half *bsel,\n"
+              "                global half *sh) {\n"
               "    size_t i = get_global_id(0);\n"
               "    VEC(half) x = LOAD(i, a), y = LOAD(i, b);\n"
               "    VEC(short) m = LOAD(i, c);\n",
@@ -969,10 +971,15 @@ static void test_relational(const uint16_t *a, const uint16_t *b)
               "    STORE(select(x, y, m), i, sel);\n"
               "    STORE(select(x, y, CAT(as_, VEC(ushort))(m)), i, sel + %d);\n"
               "    STORE(bitselect(x, y, CAT(as_, VEC(half))(m)), i, bsel);\n"
+              "#if N == 2 || N == 4 || N == 8 || N == 16\n"
+              "    VEC(ushort) k = CAT(as_, VEC(ushort))(m);\n"
+              "    STORE(shuffle(x, k & (ushort)(N - 1)), i, sh);\n"
+              "    STORE(shuffle2(x, y, k & (ushort)(2 * N - 1)), i, sh + %d);\n"
+              "#endif\n"
               "}\n",
-              COUNT);
+              COUNT, COUNT);
     static short c[COUNT], o[NUM_RELATIONALS * COUNT];
-    static uint16_t sel[2 * COUNT], bsel[COUNT];
+    static uint16_t sel[2 * COUNT], bsel[COUNT], sh[2 * COUNT];
     for (unsigned i = 0; i < COUNT; i++)
         c[i] = (short)kt_random();
     for (unsigned w = 0; w < KT_NUM_WIDTHS; w++) {
@@ -980,8 +987,10 @@ static void test_relational(const uint16_t *a, const uint16_t *b)
         cl_program p = kt_build(src, kt_width_options(n));
         struct kt_arg args[] = {{(void *)a, COUNT * 2, false}, {(void *)b, COUNT * 2, false},
                                 {c, sizeof c, false},          {o, sizeof o, false},
-                                {sel, sizeof sel, false},      {bsel, sizeof bsel, false}};
-        KT_CHECK_CL(kt_run(p, "rel", COUNT / n, args, 6));
+                                {sel, sizeof sel, false},      {bsel, sizeof bsel, false},
+                                {sh, sizeof sh, false}};
+        KT_CHECK_CL(kt_run(p, "rel", COUNT / n, args, 7));
+        bool shuffles = n == 2 || n == 4 || n == 8 || n == 16;
         int bad = 0;
         for (unsigned i = 0; i < COUNT; i++) {
             long double x = half_value(a[i]), y = half_value(b[i]);
@@ -994,6 +1003,14 @@ static void test_relational(const uint16_t *a, const uint16_t *b)
             bool pick = n == 1 ? c[i] != 0 : c[i] < 0;
             uint16_t want_sel = pick ? b[i] : a[i];
             uint16_t want_bsel = (uint16_t)((a[i] & ~(uint16_t)c[i]) | (b[i] & (uint16_t)c[i]));
+            size_t base = i - i % n;
+            uint16_t k = (uint16_t)c[i], k1 = (uint16_t)(k & (n - 1)),
+                     k2 = (uint16_t)(k & (2 * n - 1));
+            if (shuffles &&
+                (sh[i] != a[base + k1] ||
+                 sh[COUNT + i] != (k2 < n ? a[base + k2] : b[base + k2 - n])) &&
+                bad++ < 8)
+                KT_FAIL("half%u: shuffle, shuffle2 #%u = %#06x, %#06x", n, i, sh[i], sh[COUNT + i]);
             if ((sel[i] != want_sel || sel[COUNT + i] != want_sel || bsel[i] != want_bsel) &&
                 bad++ < 8)
                 KT_FAIL("half%u: select/bitselect of %#06x, %#06x, %#06x = %#06x, %#06x, %#06x", n,
