@@ -6,9 +6,9 @@
 // error is a few 2^-13 of a half ulp: the half result is the correctly
 // rounded one or, when the exact result lies that close to a midpoint
 // between two halves, its neighbour; within 0.51 ulp of the exact result.
-// OpenCL's half bounds are 2 ulp or more for these functions (lgamma has
-// none); kernels-tests/test_half.c checks 0.51, on every half for the
-// functions of one argument. The vectorizer widens the float code like the
+// That is within OpenCL's half bounds for all of them, the correctly
+// rounded ones aside (below); kernels-tests/test_half.c checks 0.51, on
+// every half for the functions of one argument. The vectorizer widens the float code like the
 // kernel's own (SLEEF's vector math for the calls).
 //
 // Correctly rounded: sqrt, fdim (one float operation on exact operands:
