@@ -366,28 +366,29 @@ static char *conversion_source(void)
 {
     char *s = NULL;
     kt_append(&s, "%s%s", pragma, kt_preamble());
-    kt_append(&s, "#define FROM_HALF(D, SUFFIX) kernel void h2##D##SUFFIX(global const half *a, "
-                  "global D *r) { size_t i = get_global_id(0); STORE(CAT(CAT(convert_, VEC(D)), "
-                  "SUFFIX)(LOAD(i, a)), i, r); }\n"
-                  "#define TO_HALF(S, SUFFIX) kernel void S##2h##SUFFIX(global const S *a, "
-                  "global half *r) { size_t i = get_global_id(0); STORE(CAT(CAT(convert_, "
-                  "VEC(half)), SUFFIX)(LOAD(i, a)), i, r); }\n");
-    static const char *const others[] = {"float", "double"};
-    for (int m = 0; m < NUM_MODES; m++) {
-        for (int t = 0; t < NUM_INT_TYPES; t++) {
-            kt_append(&s, "FROM_HALF(%s, %s)\nFROM_HALF(%s, _sat%s)\nTO_HALF(%s, %s)\n",
-                      int_types[t].name, modes[m], int_types[t].name, modes[m], int_types[t].name,
-                      modes[m]);
-        }
-        for (int t = 0; t < 2; t++)
-            kt_append(&s, "FROM_HALF(%s, %s)\nTO_HALF(%s, %s)\n", others[t], modes[m], others[t],
-                      modes[m]);
-        kt_append(&s, "TO_HALF(half, %s)\n", modes[m]);
-    }
+    /* One kernel per pair of types (and _sat): the five modes into r, CCOUNT elements apart. */
+    kt_append(&s,
+              "#define C(D, SUFFIX, x) CAT(CAT(convert_, VEC(D)), SUFFIX)(x)\n"
+              "#define MODES(D, SAT, x, r)                               \\\n"
+              "    STORE(C(D, SAT, x), i, r);                            \\\n"
+              "    STORE(C(D, CAT(SAT, _rte), x), i, r + %d);            \\\n"
+              "    STORE(C(D, CAT(SAT, _rtz), x), i, r + 2 * %d);        \\\n"
+              "    STORE(C(D, CAT(SAT, _rtp), x), i, r + 3 * %d);        \\\n"
+              "    STORE(C(D, CAT(SAT, _rtn), x), i, r + 4 * %d)\n"
+              "#define FROM_HALF(D, SAT) kernel void h2##D##SAT(global const half *a, "
+              "global D *r) { size_t i = get_global_id(0); MODES(D, SAT, LOAD(i, a), r); }\n"
+              "#define TO_HALF(S) kernel void S##2h(global const S *a, global half *r) "
+              "{ size_t i = get_global_id(0); MODES(half, , LOAD(i, a), r); }\n",
+              CCOUNT, CCOUNT, CCOUNT, CCOUNT);
+    for (int t = 0; t < NUM_INT_TYPES; t++)
+        kt_append(&s, "FROM_HALF(%s, )\nFROM_HALF(%s, _sat)\nTO_HALF(%s)\n", int_types[t].name,
+                  int_types[t].name, int_types[t].name);
+    kt_append(&s, "FROM_HALF(float, )\nFROM_HALF(double, )\n"
+                  "TO_HALF(float)\nTO_HALF(double)\nTO_HALF(half)\n");
     return s;
 }
 
-/* Runs conversion kernel `name` of p over CCOUNT / n work-items. */
+/* Runs conversion kernel `name` of p over CCOUNT / n work-items; out holds its five modes. */
 static void run_conversion(cl_program p, const char *name, unsigned n, void *in, size_t in_size,
                            void *out, size_t out_size)
 {
@@ -399,8 +400,8 @@ static void run_conversion(cl_program p, const char *name, unsigned n, void *in,
 
 static void test_conversions(void)
 {
-    static uint16_t h[CCOUNT], r16[CCOUNT];
-    static unsigned char ints[CCOUNT * 8], out[CCOUNT * 8];
+    static uint16_t h[CCOUNT], r16[NUM_MODES * CCOUNT];
+    static unsigned char ints[CCOUNT * 8], out[NUM_MODES * CCOUNT * 8];
     static float f[CCOUNT];
     static double d[CCOUNT];
     static uint64_t bits[CCOUNT];
@@ -432,13 +433,13 @@ static void test_conversions(void)
         unsigned n = kt_widths[w];
         cl_program p = kt_build(src, kt_width_options(n));
         int bad = 0;
-        for (int m = 0; m < NUM_MODES; m++) {
-            for (int t = 0; t < NUM_INT_TYPES; t++) {
-                const struct int_type *it = &int_types[t];
-                for (int sat = 0; sat < 2; sat++) { /* from half */
-                    char name[64];
-                    snprintf(name, sizeof name, "h2%s%s%s", it->name, sat ? "_sat" : "", modes[m]);
-                    run_conversion(p, name, n, h, sizeof h, out, CCOUNT * it->size);
+        char name[64];
+        for (int t = 0; t < NUM_INT_TYPES; t++) {
+            const struct int_type *it = &int_types[t];
+            for (int sat = 0; sat < 2; sat++) { /* from half */
+                snprintf(name, sizeof name, "h2%s%s", it->name, sat ? "_sat" : "");
+                run_conversion(p, name, n, h, sizeof h, out, NUM_MODES * CCOUNT * it->size);
+                for (int m = 0; m < NUM_MODES; m++)
                     for (unsigned i = 0; i < CCOUNT; i++) {
                         long double x = half_value(h[i]), want = round_int(x, (enum mode)m);
                         bool in_range = want >= int_min(it) && want <= int_max(it);
@@ -446,68 +447,67 @@ static void test_conversions(void)
                             want = 0, in_range = sat;
                         else if (!in_range && sat)
                             want = want < 0 ? int_min(it) : int_max(it);
-                        long double got = int_at(it, out, i);
+                        long double got = int_at(it, out, m * CCOUNT + i);
                         if ((in_range || sat) && got != want && bad++ < 8)
-                            KT_FAIL("%s (width %u) of %#06x = %.0Lf, expected %.0Lf", name, n, h[i],
-                                    got, want);
+                            KT_FAIL("%s%s (width %u) of %#06x = %.0Lf, expected %.0Lf", name,
+                                    modes[m], n, h[i], got, want);
                     }
-                }
-                /* to half, from values of the type's width */
-                for (unsigned i = 0; i < CCOUNT; i++)
-                    memcpy(ints + (size_t)i * it->size, &bits[i], it->size); /* little-endian */
-                char name[64];
-                snprintf(name, sizeof name, "%s2h%s", it->name, modes[m]);
-                run_conversion(p, name, n, ints, CCOUNT * it->size, r16, sizeof r16);
+            }
+            /* to half, from values of the type's width */
+            for (unsigned i = 0; i < CCOUNT; i++)
+                memcpy(ints + (size_t)i * it->size, &bits[i], it->size); /* little-endian */
+            snprintf(name, sizeof name, "%s2h", it->name);
+            run_conversion(p, name, n, ints, CCOUNT * it->size, r16, sizeof r16);
+            for (int m = 0; m < NUM_MODES; m++)
                 for (unsigned i = 0; i < CCOUNT; i++) {
                     long double x = int_at(it, ints, i);
                     uint16_t want = round_to_half(x, (enum mode)m);
-                    if (r16[i] != want && bad++ < 8)
-                        KT_FAIL("%s (width %u) of %.0Lf = %#06x, expected %#06x", name, n, x,
-                                r16[i], want);
+                    if (r16[m * CCOUNT + i] != want && bad++ < 8)
+                        KT_FAIL("%s%s (width %u) of %.0Lf = %#06x, expected %#06x", name, modes[m],
+                                n, x, r16[m * CCOUNT + i], want);
                 }
-            }
-            char name[64];
-            snprintf(name, sizeof name, "float2h%s", modes[m]);
-            run_conversion(p, name, n, f, sizeof f, r16, sizeof r16);
+        }
+        run_conversion(p, "float2h", n, f, sizeof f, r16, sizeof r16);
+        for (int m = 0; m < NUM_MODES; m++)
             for (unsigned i = 0; i < CCOUNT; i++) {
                 uint16_t want = round_to_half(f[i], (enum mode)m);
-                if (!same_half(r16[i], want) && bad++ < 8)
-                    KT_FAIL("%s (width %u) of %a = %#06x, expected %#06x", name, n, f[i], r16[i],
-                            want);
+                if (!same_half(r16[m * CCOUNT + i], want) && bad++ < 8)
+                    KT_FAIL("float2h%s (width %u) of %a = %#06x, expected %#06x", modes[m], n, f[i],
+                            r16[m * CCOUNT + i], want);
             }
-            snprintf(name, sizeof name, "double2h%s", modes[m]);
-            run_conversion(p, name, n, d, sizeof d, r16, sizeof r16);
+        run_conversion(p, "double2h", n, d, sizeof d, r16, sizeof r16);
+        for (int m = 0; m < NUM_MODES; m++)
             for (unsigned i = 0; i < CCOUNT; i++) {
                 uint16_t want = round_to_half(d[i], (enum mode)m);
-                if (!same_half(r16[i], want) && bad++ < 8)
-                    KT_FAIL("%s (width %u) of %a = %#06x, expected %#06x", name, n, d[i], r16[i],
-                            want);
+                if (!same_half(r16[m * CCOUNT + i], want) && bad++ < 8)
+                    KT_FAIL("double2h%s (width %u) of %a = %#06x, expected %#06x", modes[m], n,
+                            d[i], r16[m * CCOUNT + i], want);
             }
-            snprintf(name, sizeof name, "half2h%s", modes[m]);
-            run_conversion(p, name, n, h, sizeof h, r16, sizeof r16);
+        run_conversion(p, "half2h", n, h, sizeof h, r16, sizeof r16);
+        for (int m = 0; m < NUM_MODES; m++)
             for (unsigned i = 0; i < CCOUNT; i++)
-                if (!same_half(r16[i], h[i]) && bad++ < 8)
-                    KT_FAIL("%s (width %u) of %#06x = %#06x", name, n, h[i], r16[i]);
-            /* half to float and double: exact */
-            snprintf(name, sizeof name, "h2float%s", modes[m]);
-            run_conversion(p, name, n, h, sizeof h, out, CCOUNT * sizeof(float));
+                if (!same_half(r16[m * CCOUNT + i], h[i]) && bad++ < 8)
+                    KT_FAIL("half2h%s (width %u) of %#06x = %#06x", modes[m], n, h[i],
+                            r16[m * CCOUNT + i]);
+        /* half to float and double: exact */
+        run_conversion(p, "h2float", n, h, sizeof h, out, NUM_MODES * CCOUNT * sizeof(float));
+        for (int m = 0; m < NUM_MODES; m++)
             for (unsigned i = 0; i < CCOUNT; i++) {
                 float got;
-                memcpy(&got, out + i * sizeof got, sizeof got);
+                memcpy(&got, out + (m * CCOUNT + i) * sizeof got, sizeof got);
                 long double x = half_value(h[i]);
                 if (got != x && !(isnan(x) && isnan(got)) && bad++ < 8)
-                    KT_FAIL("%s (width %u) of %#06x = %a", name, n, h[i], got);
+                    KT_FAIL("h2float%s (width %u) of %#06x = %a", modes[m], n, h[i], got);
             }
-            snprintf(name, sizeof name, "h2double%s", modes[m]);
-            run_conversion(p, name, n, h, sizeof h, out, CCOUNT * sizeof(double));
+        run_conversion(p, "h2double", n, h, sizeof h, out, NUM_MODES * CCOUNT * sizeof(double));
+        for (int m = 0; m < NUM_MODES; m++)
             for (unsigned i = 0; i < CCOUNT; i++) {
                 double got;
-                memcpy(&got, out + i * sizeof got, sizeof got);
+                memcpy(&got, out + (m * CCOUNT + i) * sizeof got, sizeof got);
                 long double x = half_value(h[i]);
                 if (got != x && !(isnan(x) && isnan(got)) && bad++ < 8)
-                    KT_FAIL("%s (width %u) of %#06x = %a", name, n, h[i], got);
+                    KT_FAIL("h2double%s (width %u) of %#06x = %a", modes[m], n, h[i], got);
             }
-        }
         clReleaseProgram(p);
     }
     free(src);
