@@ -25,7 +25,9 @@ list(SORT LANES_BUILTINS_SOURCES)
 
 # What compiler/frontend fixes for programs, with OpenCL C 3.0 and the
 # generic address space so that both the named and the generic overloads
-# can be defined, double (cl_khr_fp64, __opencl_c_fp64), every atomics
+# can be defined, double (cl_khr_fp64, __opencl_c_fp64) and half (cl_khr_fp16,
+# __opencl_c_fp16: the overloads a program sees when the device offers half,
+# under LANES_FP16), every atomics
 # feature and the work-group collectives (the
 # header-only features as macros, as compiler/frontend does for programs,
 # and the Khronos sub-group extensions, whose built-ins Clang's tables declare
@@ -36,7 +38,7 @@ set(LANES_BUILTINS_CC1 -cc1 -triple x86_64-pc-linux-gnu
   -resource-dir ${LANES_BUILTINS_RESOURCE_DIR}
   -internal-isystem ${LANES_BUILTINS_RESOURCE_DIR}/include
   -finclude-default-header -fdeclare-opencl-builtins -ffake-address-space-map
-  -cl-std=CL3.0 -cl-ext=-all,+__opencl_c_generic_address_space,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_work_group_collective_functions,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes
+  -cl-std=CL3.0 -cl-ext=-all,+__opencl_c_generic_address_space,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_work_group_collective_functions,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_fp16,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes
   -D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1
   -D__opencl_c_work_group_collective_functions=1 -D__opencl_c_read_write_images=1
   -Dcl_khr_subgroup_extended_types=1 -Dcl_khr_subgroup_non_uniform_vote=1

@@ -43,6 +43,7 @@ static void detect(void)
 
     host.fma = has_feature(f, "fma");
     host.f16c = has_feature(f, "f16c");
+    host.avx512fp16 = has_feature(f, "avx512fp16");
     if (has_feature(f, "avx512f") && has_feature(f, "avx512bw") && has_feature(f, "avx512dq") &&
         has_feature(f, "avx512vl")) {
         host.isa = LANES_ISA_AVX512;

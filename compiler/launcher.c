@@ -19,6 +19,7 @@
 #include "reach.h"
 
 #include <llvm-c/Core.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,18 +34,39 @@
 static pthread_once_t runtime_symbols_once = PTHREAD_ONCE_INIT;
 static char *runtime_symbols_error;
 
+/*
+ * And the run-time library calls LLVM 19's x86 code generator makes for
+ * half precision without AVX-512 FP16 (llc-19 for haswell and
+ * icelake-server; half <-> float and the integer conversions are inline
+ * with F16C): __truncdfhf2 for a conversion from double (a kernel's
+ * (half)d), fminf and fmaxf per element for llvm.minnum/maxnum of half,
+ * scalar or vector (which InstCombine makes of a float min of two halves
+ * rounded back), fmodf for frem. libgcc's (from GCC 12 on) and libm's,
+ * which liblanes.so links: the JIT's search of the process finds them only
+ * when the application itself has loaded them globally.
+ */
+extern void __truncdfhf2(void);
+static const struct lanes_jit_symbol codegen_calls[] = {
+    {"__truncdfhf2", (void *)__truncdfhf2},
+    {"fminf", (void *)fminf},
+    {"fmaxf", (void *)fmaxf},
+    {"fmodf", (void *)fmodf},
+};
+enum { NUM_CODEGEN_CALLS = sizeof codegen_calls / sizeof *codegen_calls };
+
 static void define_runtime_symbols(void)
 {
     size_t n;
     const struct lanes_runtime_symbol *syms = lanes_builtins_runtime_symbols(&n);
-    struct lanes_jit_symbol *table = malloc((n ? n : 1) * sizeof *table);
+    struct lanes_jit_symbol *table = malloc((n + NUM_CODEGEN_CALLS) * sizeof *table);
     if (!table) {
         runtime_symbols_error = strdup("out of host memory");
         return;
     }
     for (size_t i = 0; i < n; i++)
         table[i] = (struct lanes_jit_symbol){syms[i].name, syms[i].address};
-    lanes_jit_define_symbols(table, n, &runtime_symbols_error);
+    memcpy(table + n, codegen_calls, sizeof codegen_calls);
+    lanes_jit_define_symbols(table, n + NUM_CODEGEN_CALLS, &runtime_symbols_error);
     free(table);
 }
 

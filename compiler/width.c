@@ -93,3 +93,15 @@ bool lanes_sub_group_size_offered(size_t n)
             return true;
     return false;
 }
+
+enum lanes_half_arithmetic lanes_half_arithmetic(void)
+{
+    const struct lanes_host *h = lanes_host();
+    if (h->isa == LANES_ISA_AVX512 && h->avx512fp16)
+        return LANES_HALF_NATIVE;
+    /*
+     * Without F16C, LLVM converts through run-time library calls
+     * (__extendhfsf2, __truncsfhf2) the JIT does not provide.
+     */
+    return h->f16c ? LANES_HALF_VIA_FLOAT : LANES_HALF_NONE;
+}

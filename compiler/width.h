@@ -41,4 +41,20 @@ unsigned lanes_sub_group_sizes(size_t out[3]);
 /* Whether a kernel may require sub-groups of n work-items. */
 bool lanes_sub_group_size_offered(size_t n);
 
+/* How the host computes half precision (cl_khr_fp16). */
+enum lanes_half_arithmetic {
+    LANES_HALF_NONE,      /* no hardware conversions: the device offers no half */
+    LANES_HALF_VIA_FLOAT, /* F16C: each operation in float, rounded once to half */
+    LANES_HALF_NATIVE,    /* AVX-512 FP16: half vectors in hardware */
+};
+
+/*
+ * The host's way to half precision, decided here beside the width policy
+ * from its features. LLVM's x86 code generator does either by itself from
+ * the same features: without AVX-512 FP16 it promotes every half operation
+ * (+ - * / sqrt, comparisons) to float and rounds the result to half, which
+ * is correctly rounded since float has at least 2 * 11 + 2 bits.
+ */
+enum lanes_half_arithmetic lanes_half_arithmetic(void);
+
 #endif

@@ -70,13 +70,19 @@ static const char *source =
     "    for (uint i = 0; i < s; i++) b[g * s + i] = a[g * s + i];\\\n"
     "}\n"
     "KERNEL(char) KERNEL(uchar) KERNEL(short) KERNEL(ushort) KERNEL(int) KERNEL(uint)\n"
-    "KERNEL(long) KERNEL(ulong) KERNEL(float) KERNEL(double)\n";
+    "KERNEL(long) KERNEL(ulong) KERNEL(float) KERNEL(double)\n"
+    "#ifdef cl_khr_fp16\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "KERNEL(half)\n"
+    "#endif\n";
 
 static const struct {
     const char *name;
     size_t size;
-} types[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
-             {"uint", 4}, {"long", 8},  {"ulong", 8}, {"float", 4},  {"double", 8}};
+} types[] = {
+    {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4}, {"uint", 4},
+    {"long", 8}, {"ulong", 8}, {"float", 4}, {"double", 8}, {"half", 2}}; /* last: with cl_khr_fp16
+                                                                             only */
 #define NUM_TYPES (sizeof types / sizeof *types)
 
 enum kind { G2L, L2G, SG2L, SL2G, JOIN, PREFETCH, NUM_KINDS };
@@ -192,10 +198,12 @@ int main(void)
 {
     kt_setup();
     char *full = kt_format("%s%s", kt_preamble(), source);
+    /* half under cl_khr_fp16 (LANES_FP16=1, set for this test by CMakeLists.txt). */
+    size_t num_types = kt_has_extension("cl_khr_fp16") ? NUM_TYPES : NUM_TYPES - 1;
     for (size_t w = 0; w < KT_NUM_WIDTHS; w++) {
         unsigned n = kt_widths[w];
         cl_program p = kt_build(full, kt_width_options(n));
-        for (size_t t = 0; t < NUM_TYPES; t++) {
+        for (size_t t = 0; t < num_types; t++) {
             /*
              * The first shape for every type, all of them for one type per
              * width (each specialization is compiled: this keeps it short).

@@ -43,6 +43,9 @@ static const char *result_names[] = {
 /* Every collective once, and one in a loop; T, LOWEST (max's identity) come from -D. */
 static const char *source =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#ifdef HALF\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#endif\n"
     "kernel void collectives(global const T *in, global const int *pred, global T *out,\n"
     "                        global int *flags, uint total)\n"
     "{\n"
@@ -75,13 +78,15 @@ static const char *source =
     "            work_group_reduce_max(get_local_linear_id() % 3 == i ? x : LOWEST);\n"
     "}\n";
 
-enum type { INT, UINT, LONG, ULONG, FLOAT, DOUBLE };
+enum type { INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF };
 static const struct {
     const char *name, *lowest;
     size_t size;
 } types[] = {
-    {"int", "INT_MIN", 4}, {"uint", "0u", 4},         {"long", "LONG_MIN", 8},
-    {"ulong", "0ul", 8},   {"float", "-INFINITY", 4}, {"double", "-INFINITY", 8},
+    {"int", "INT_MIN", 4},          {"uint", "0u", 4},
+    {"long", "LONG_MIN", 8},        {"ulong", "0ul", 8},
+    {"float", "-INFINITY", 4},      {"double", "-INFINITY", 8},
+    {"half", "(half)-INFINITY", 2}, /* with cl_khr_fp16 only */
 };
 
 /* Host values: every type held as its own C type in a union. */
@@ -92,6 +97,7 @@ union value {
     uint64_t ul;
     float f;
     double d;
+    _Float16 h;
 };
 
 static union value load(enum type t, const void *base, size_t i)
@@ -111,6 +117,7 @@ static union value add(enum type t, union value a, union value b)
     case ULONG: r.ul = a.ul + b.ul; break;
     case FLOAT: r.f = a.f + b.f; break;
     case DOUBLE: r.d = a.d + b.d; break;
+    case HALF: r.h = (_Float16)((float)a.h + (float)b.h); break;
     }
     return r;
 }
@@ -125,6 +132,7 @@ static bool less(enum type t, union value a, union value b)
     case ULONG: return a.ul < b.ul;
     case FLOAT: return a.f < b.f;
     case DOUBLE: return a.d < b.d;
+    case HALF: return a.h < b.h;
     }
     return false;
 }
@@ -150,6 +158,7 @@ static union value largest(enum type t)
     case ULONG: v.ul = UINT64_MAX; break;
     case FLOAT: v.f = INFINITY; break;
     case DOUBLE: v.d = INFINITY; break;
+    case HALF: v.h = (_Float16)INFINITY; break;
     }
     return v;
 }
@@ -162,6 +171,7 @@ static union value smallest(enum type t)
     case LONG: v.l = INT64_MIN; break;
     case FLOAT: v.f = -INFINITY; break;
     case DOUBLE: v.d = -INFINITY; break;
+    case HALF: v.h = (_Float16)-INFINITY; break;
     default: break;
     }
     return v;
@@ -169,8 +179,8 @@ static union value smallest(enum type t)
 
 /*
  * Random inputs: integers over their whole range (add wraps); floats and
- * doubles are multiples of 1/8 below 512 in magnitude, so that every sum of a
- * work-group is exact in any order.
+ * doubles are multiples of 1/8 below 512 in magnitude, halves integers up to
+ * 8, so that every sum of a work-group is exact in any order.
  */
 static union value random_value(enum type t)
 {
@@ -179,6 +189,8 @@ static union value random_value(enum type t)
         v.f = (float)((int)(kt_random() % 8192) - 4096) / 8.0f;
     else if (t == DOUBLE)
         v.d = (double)((int)(kt_random() % 8192) - 4096) / 8.0;
+    else if (t == HALF)
+        v.h = (_Float16)((int)(kt_random() % 17) - 8);
     else if (t == INT || t == UINT)
         v.u = (uint32_t)v.ul;
     return v;
@@ -267,7 +279,10 @@ static void layout_free(struct layout *L)
 
 static bool same(enum type t, union value a, union value b)
 {
-    return t == FLOAT ? a.f == b.f : t == DOUBLE ? a.d == b.d : memcmp(&a, &b, types[t].size) == 0;
+    return t == FLOAT    ? a.f == b.f
+           : t == DOUBLE ? a.d == b.d
+           : t == HALF   ? a.h == b.h
+                         : memcmp(&a, &b, types[t].size) == 0;
 }
 
 static void show(enum type t, union value v, char *buf, size_t size)
@@ -279,6 +294,7 @@ static void show(enum type t, union value v, char *buf, size_t size)
     case ULONG: snprintf(buf, size, "%llu", (unsigned long long)v.ul); break;
     case FLOAT: snprintf(buf, size, "%a", v.f); break;
     case DOUBLE: snprintf(buf, size, "%a", v.d); break;
+    case HALF: snprintf(buf, size, "%a", (double)v.h); break;
     }
 }
 
@@ -367,8 +383,8 @@ static void make_predicates(const struct layout *L, int *pred)
 static void run_type(enum type t)
 {
     char options[128];
-    snprintf(options, sizeof options, "-cl-std=CL3.0 -DT=%s -DLOWEST=%s", types[t].name,
-             types[t].lowest);
+    snprintf(options, sizeof options, "-cl-std=CL3.0 -DT=%s -DLOWEST=%s%s", types[t].name,
+             types[t].lowest, t == HALF ? " -DHALF" : "");
     cl_program p = kt_build(source, options);
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
         const struct shape *s = &shapes[si];
@@ -411,5 +427,10 @@ int main(void)
         KT_FAIL("CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT is false");
     for (enum type t = INT; t <= DOUBLE; t++)
         run_type(t);
+    /* half under cl_khr_fp16 (LANES_FP16=1, set for this test by CMakeLists.txt). */
+    if (kt_has_extension("cl_khr_fp16"))
+        run_type(HALF);
+    else
+        printf("skip half: no cl_khr_fp16\n");
     return kt_teardown();
 }

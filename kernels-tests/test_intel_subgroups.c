@@ -150,6 +150,8 @@ static const struct type t_float = {"float", 4, true, true}, t_int = {"int", 4, 
                          t_ushort = {"ushort", 2, false, false}, t_char = {"char", 1, true, false},
                          t_uchar = {"uchar", 1, false, false}, t_long = {"long", 8, true, false},
                          t_ulong = {"ulong", 8, false, false}, t_double = {"double", 8, true, true};
+/* Shuffled as bits: filled with any bits (a NaN's stay as they are). */
+static const struct type t_half = {"half", 2, true, false};
 
 /* The shuffles' types and their vector sizes (char and uchar have no 3-vectors). */
 static const struct {
@@ -167,6 +169,7 @@ static const struct {
     {&t_long, 1, {1}},
     {&t_ulong, 1, {1}},
     {&t_double, 1, {1}},
+    {&t_half, 1, {1}}, /* with cl_khr_fp16 only */
 };
 #define NUM_SHUFFLE_TYPES (sizeof shuffle_types / sizeof *shuffle_types)
 
@@ -304,10 +307,13 @@ static void check_shuffles(const struct type *t, unsigned k, size_t total, size_
 
 static void test_shuffles(void)
 {
-    char *source = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s%s", vector_source,
-                             info_source);
+    bool half = kt_has_extension("cl_khr_fp16");
+    char *source = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s%s%s",
+                             half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : "",
+                             vector_source, info_source);
     for (size_t i = 0; i < NUM_SHUFFLE_TYPES; i++)
-        for (unsigned j = 0; j < shuffle_types[i].num_sizes; j++) {
+        for (unsigned j = 0;
+             j < shuffle_types[i].num_sizes && (half || shuffle_types[i].type != &t_half); j++) {
             const char *t = shuffle_types[i].type->name;
             unsigned k = shuffle_types[i].sizes[j];
             char vt[16];
@@ -318,7 +324,8 @@ static void test_shuffles(void)
     free(source);
     size_t total = shapes[0][0], local = shapes[0][1];
     for (size_t i = 0; i < NUM_SHUFFLE_TYPES; i++)
-        for (unsigned j = 0; j < shuffle_types[i].num_sizes; j++) {
+        for (unsigned j = 0;
+             j < shuffle_types[i].num_sizes && (half || shuffle_types[i].type != &t_half); j++) {
             const struct type *t = shuffle_types[i].type;
             unsigned k = shuffle_types[i].sizes[j];
             size_t n = total * k;

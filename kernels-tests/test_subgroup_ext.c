@@ -4,7 +4,8 @@
  * cl_khr_subgroup_extended_types, _non_uniform_vote, _ballot,
  * _non_uniform_arithmetic, _shuffle, _shuffle_relative, _clustered_reduce
  * and _rotate, every function at every type it takes (vectors of 2 to 16
- * for the broadcasts), against a host model of the active-lane mask. Each
+ * for the broadcasts; half when the device has cl_khr_fp16), against a
+ * host model of the active-lane mask. Each
  * function runs in uniform control flow and under a data-dependent branch
  * at every type, and in a loop whose trip count varies per work-item at two
  * types (the last iteration's result is checked, with the lanes still
@@ -37,7 +38,7 @@ static const char *ext_names[NUM_EXTS] = {
     "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate",
 };
 
-enum type { CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, NUM_TYPES };
+enum type { CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE, HALF, NUM_TYPES };
 static const struct {
     const char *name;
     size_t size;
@@ -46,7 +47,7 @@ static const struct {
     {"char", 1, true, false},    {"uchar", 1, false, false}, {"short", 2, true, false},
     {"ushort", 2, false, false}, {"int", 4, true, false},    {"uint", 4, false, false},
     {"long", 8, true, false},    {"ulong", 8, false, false}, {"float", 4, true, true},
-    {"double", 8, true, true},
+    {"double", 8, true, true},   {"half", 2, true, true},
 };
 #define IS_INT(t) (!types[t].is_float)
 #define IS_SMALL(t) ((t) <= USHORT)
@@ -82,6 +83,10 @@ static value load(enum type t, const void *base, size_t i)
         v.f = f;
     } else if (t == DOUBLE) {
         memcpy(&v.f, p, sizeof v.f);
+    } else if (t == HALF) {
+        _Float16 h;
+        memcpy(&h, p, sizeof h);
+        v.f = h;
     } else {
         memcpy(&v.u, p, types[t].size); /* little-endian host */
     }
@@ -96,6 +101,9 @@ static void store(enum type t, void *base, size_t i, value v)
         memcpy(p, &f, sizeof f);
     } else if (t == DOUBLE) {
         memcpy(p, &v.f, sizeof v.f);
+    } else if (t == HALF) {
+        _Float16 h = (_Float16)v.f;
+        memcpy(p, &h, sizeof h);
     } else {
         memcpy(p, &v.u, types[t].size);
     }
@@ -120,13 +128,17 @@ static value apply(enum type t, enum op op, value a, value b)
     switch (op) {
     case ADD:
         if (fl)
-            r.f = t == FLOAT ? (double)((float)a.f + (float)b.f) : a.f + b.f;
+            r.f = t == FLOAT  ? (double)((float)a.f + (float)b.f)
+                  : t == HALF ? (double)(_Float16)(a.f + b.f) /* rounded once from the exact */
+                              : a.f + b.f;
         else
             r.u = (a.u + b.u) & mask_of(t);
         break;
     case MUL:
         if (fl)
-            r.f = t == FLOAT ? (double)((float)a.f * (float)b.f) : a.f * b.f;
+            r.f = t == FLOAT  ? (double)((float)a.f * (float)b.f)
+                  : t == HALF ? (double)(_Float16)(a.f * b.f)
+                              : a.f * b.f;
         else
             r.u = (a.u * b.u) & mask_of(t);
         break;
@@ -591,8 +603,9 @@ struct inputs {
 static value random_value(enum type t)
 {
     value v = {.u = kt_random() & mask_of(t)};
-    if (types[t].is_float)
-        v.f = (double)((int)(kt_random() % 8193) - 4096);
+    if (types[t].is_float) /* sums of 32 exact in any order (in half: integers to 2048) */
+        v.f = t == HALF ? (double)((int)(kt_random() % 65) - 32)
+                        : (double)((int)(kt_random() % 8193) - 4096);
     return v;
 }
 
@@ -1088,9 +1101,10 @@ static void record_broken(const struct checks *cs, struct part sel, enum mode mo
 }
 
 /* The source of type t's kernels: every chunk in every mode, or the parts of one. */
-static char *program_source(const struct checks *cs, int chunk)
+static char *program_source(const struct checks *cs, int chunk, bool t_is_half)
 {
-    char *src = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    char *src = kt_format("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s",
+                          t_is_half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : "");
     for (unsigned k = 0; k < cs->chunks; k++)
         for (enum mode m = UNIFORM; m < NUM_MODES; m++) {
             if (chunk < 0)
@@ -1163,7 +1177,7 @@ static void run_type(enum type t, const bool *on)
     }
     char options[64];
     snprintf(options, sizeof options, "-cl-std=CL3.0 -DT=%s", types[t].name);
-    char *src = program_source(cs, -1);
+    char *src = program_source(cs, -1, t == HALF);
     cl_program whole = build(src, options);
     free(src);
     /* Per chunk and mode: whether it runs as parts; per part, whether it is broken. */
@@ -1188,7 +1202,7 @@ static void run_type(enum type t, const bool *on)
                     continue;
                 split[k * NUM_MODES + m] = true;
                 if (!parts[k]) {
-                    src = program_source(cs, (int)k);
+                    src = program_source(cs, (int)k, t == HALF);
                     parts[k] = build(src, options);
                     free(src);
                 }
@@ -1233,8 +1247,13 @@ int main(void)
     /* Sub-groups without any of their extensions: they are expected by now. */
     if (!any)
         KT_FAIL("the device lists __opencl_c_subgroups but none of the eight sub-group extensions");
+    /* half under cl_khr_fp16 (LANES_FP16=1, set for this test by CMakeLists.txt). */
+    bool half = kt_has_extension("cl_khr_fp16");
+    if (!half)
+        printf("skip half: no cl_khr_fp16\n");
     for (enum type t = CHAR; t < NUM_TYPES; t++)
-        run_type(t, on);
+        if (t != HALF || half)
+            run_type(t, on);
     /* A check: one function at one type in one mode over one launch. */
     printf("%-40s %-8s %8s %8s\n", "extension", "listed", "checks", "failed");
     for (unsigned x = 0; x < NUM_EXTS; x++)

@@ -241,7 +241,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
         return LANES_INFO(out, cl_device_fp_config, d->single_fp_config);
     case CL_DEVICE_DOUBLE_FP_CONFIG:
         return LANES_INFO(out, cl_device_fp_config, d->double_fp_config);
-    case CL_DEVICE_HALF_FP_CONFIG: return LANES_INFO(out, cl_device_fp_config, 0);
+    case CL_DEVICE_HALF_FP_CONFIG: return LANES_INFO(out, cl_device_fp_config, d->half_fp_config);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
         return LANES_INFO(out, cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
     /* Local memory is ordinary memory on a CPU. */

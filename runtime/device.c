@@ -135,6 +135,31 @@ static const cl_name_version opencl_c_features[] = {
 /* The features at the end of opencl_c_features that need images. */
 #define IMAGE_FEATURES 3
 
+/*
+ * Half precision (builtins/math/math_half.cl and the half overloads of the
+ * other families; kernels-tests/test_half.c), listed only when LANES_FP16=1
+ * asks for it: issue 32 is not finished (the CTS has not run with it, nor
+ * has a host with AVX-512 FP16), and an extension is advertised only once
+ * it works.
+ */
+static const cl_name_version half_extension = {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"};
+static const cl_name_version half_feature = {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"};
+
+/*
+ * The list of items[0, count), and `extra` after them when not NULL (in a
+ * copy made once for the process).
+ */
+static struct lanes_name_list list_with(const cl_name_version *items, size_t count,
+                                        const cl_name_version *extra)
+{
+    cl_name_version *all = extra ? malloc((count + 1) * sizeof *all) : NULL;
+    if (!all)
+        return lanes_name_list_make(items, count);
+    memcpy(all, items, count * sizeof *all);
+    all[count] = *extra;
+    return lanes_name_list_make(all, count + 1);
+}
+
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */
 static void hash_uuid(cl_uchar out[CL_UUID_SIZE_KHR], const char *text)
 {
@@ -160,8 +185,12 @@ static void read_machine_id(char *out, size_t size)
     out[strcspn(out, "\n")] = '\0';
 }
 
-/* Native widths: how many elements of `bytes` fill one vector register. */
-static void set_vector_widths(cl_device_id dev, unsigned vector_bytes)
+/*
+ * Native widths: how many elements of `bytes` fill one vector register;
+ * half ones as many as the float vectors they are computed in, without
+ * AVX-512 FP16, and none without half precision (the specification's 0).
+ */
+static void set_vector_widths(cl_device_id dev, unsigned vector_bytes, bool half)
 {
     static const unsigned bytes[LANES_NUM_SCALARS] = {1, 2, 4, 8, 4, 8, 2};
     for (int t = 0; t < LANES_NUM_SCALARS; t++) {
@@ -170,8 +199,11 @@ static void set_vector_widths(cl_device_id dev, unsigned vector_bytes)
             w = 16; /* the widest OpenCL C vector */
         dev->native_width[t] = dev->preferred_width[t] = w ? w : 1;
     }
-    /* No cl_khr_fp16 yet: the specification asks for 0. */
-    dev->native_width[LANES_HALF] = dev->preferred_width[LANES_HALF] = 0;
+    if (!half)
+        dev->native_width[LANES_HALF] = dev->preferred_width[LANES_HALF] = 0;
+    else if (lanes_half_arithmetic() == LANES_HALF_VIA_FLOAT)
+        dev->native_width[LANES_HALF] = dev->preferred_width[LANES_HALF] =
+            dev->native_width[LANES_FLOAT];
 }
 
 /* The largest power of two p with p^n <= x, for x >= 1. */
@@ -243,12 +275,21 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     dev->constant_buffer_size = 64u << 20;
     set_image_limits(dev);
 
-    set_vector_widths(dev, h->vector_bytes);
+    /* A development switch until issue 32 is done (docs/environment.md). */
+    bool half = lanes_env_flag("LANES_FP16") && lanes_half_arithmetic() != LANES_HALF_NONE;
+    set_vector_widths(dev, h->vector_bytes, half);
     dev->single_fp_config =
         CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | (h->fma ? CL_FP_FMA : 0);
     /* What OpenCL 3.0 requires of a device with double precision; the CPU has it all. */
     dev->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                             CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+    /*
+     * Half: denormals, infinities and NaNs, round to nearest even, in
+     * hardware or through float; fma(half) is a true fused multiply-add
+     * (builtins/math/math_half.cl: through double, correctly rounded).
+     */
+    dev->half_fp_config =
+        half ? CL_FP_FMA | CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST : 0;
     dev->num_sub_group_sizes = lanes_sub_group_sizes(dev->sub_group_sizes);
 
     char id[512], machine_id[64];
@@ -258,14 +299,16 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     hash_uuid(dev->driver_uuid, "lanes-driver:" LANES_VERSION_STRING);
 
     size_t no_images = dev->images ? 0 : 1;
-    dev->extensions = lanes_name_list_make(device_extensions,
-                                           sizeof device_extensions / sizeof *device_extensions -
-                                               no_images * IMAGE_EXTENSIONS);
+    dev->extensions = list_with(device_extensions,
+                                sizeof device_extensions / sizeof *device_extensions -
+                                    no_images * IMAGE_EXTENSIONS,
+                                half ? &half_extension : NULL);
     dev->opencl_c_versions = lanes_name_list_make(opencl_c_versions, sizeof opencl_c_versions /
                                                                          sizeof *opencl_c_versions);
-    dev->opencl_c_features = lanes_name_list_make(
-        opencl_c_features,
-        sizeof opencl_c_features / sizeof *opencl_c_features - no_images * IMAGE_FEATURES);
+    dev->opencl_c_features =
+        list_with(opencl_c_features,
+                  sizeof opencl_c_features / sizeof *opencl_c_features - no_images * IMAGE_FEATURES,
+                  half ? &half_feature : NULL);
 }
 
 cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,

@@ -68,6 +68,8 @@ struct _cl_device_id {
     cl_uint native_width[LANES_NUM_SCALARS];
     cl_device_fp_config single_fp_config;
     cl_device_fp_config double_fp_config;
+    /* 0 unless LANES_FP16=1 turns half precision on (device.c). */
+    cl_device_fp_config half_fp_config;
     /* Sub-group widths the compiler offers; none until the vectorizer runs. */
     size_t sub_group_sizes[3];
     cl_uint num_sub_group_sizes;

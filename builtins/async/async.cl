@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Async copies between global and local memory, wait_group_events and
-// prefetch (OpenCL C 3.0 6.15.13) for every integer and float element type
+// prefetch (OpenCL C 3.0 6.15.13) for every integer and floating element type
 // and vector width.
 //
 // Every work-item of the work-group reaches a copy with the same arguments.
@@ -17,6 +17,8 @@
 // this library: after inlining, compiler/specialize.c finds it like a
 // barrier written in the kernel, and the kernel becomes a coroutine kernel.
 #include "lanes_builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #define FIRST() (get_local_linear_id() == 0)
 
@@ -71,6 +73,7 @@ ASYNC_TYPE(long)
 ASYNC_TYPE(ulong)
 ASYNC_TYPE(float)
 ASYNC_TYPE(double)
+ASYNC_TYPE(half) /* cl_khr_fp16 */
 
 // Both spellings of the event list: OpenCL C 2.0+ with the generic address
 // space passes a generic pointer, other programs a private one.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Geometric functions (OpenCL C 3.0 6.15.5) for float, float2, float3, float4
-// and the same shapes of double (which has no fast_ functions).
+// and the same shapes of double and half (which have no fast_ functions).
 #include "lanes_builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 CONST float dot(float x, float y)
 {
@@ -174,3 +176,37 @@ DOUBLE_GEOMETRIC(, SCAL, )
 DOUBLE_GEOMETRIC(2, VEC, )
 DOUBLE_GEOMETRIC(3, VEC, )
 DOUBLE_GEOMETRIC(4, VEC, )
+
+// Half (cl_khr_fp16): the float functions of the exact float values, each
+// result rounded once to half: the products of halves are exact in float,
+// and float's range leaves nothing of half's to overflow or underflow.
+#define HALF_GEOMETRIC(n, k, unused)                                                               \
+    CONST half dot(half##n x, half##n y)                                                           \
+    {                                                                                              \
+        return (half)dot(CVT(k, x, float##n), CVT(k, y, float##n));                                \
+    }                                                                                              \
+    CONST half length(half##n p)                                                                   \
+    {                                                                                              \
+        return (half)length(CVT(k, p, float##n));                                                  \
+    }                                                                                              \
+    CONST half distance(half##n p0, half##n p1)                                                    \
+    {                                                                                              \
+        return (half)distance(CVT(k, p0, float##n), CVT(k, p1, float##n));                         \
+    }                                                                                              \
+    CONST half##n normalize(half##n p)                                                             \
+    {                                                                                              \
+        return CVT(k, normalize(CVT(k, p, float##n)), half##n);                                    \
+    }
+HALF_GEOMETRIC(, SCAL, )
+HALF_GEOMETRIC(2, VEC, )
+HALF_GEOMETRIC(3, VEC, )
+HALF_GEOMETRIC(4, VEC, )
+
+CONST half3 cross(half3 a, half3 b)
+{
+    return convert_half3(cross(convert_float3(a), convert_float3(b)));
+}
+CONST half4 cross(half4 a, half4 b)
+{
+    return convert_half4(cross(convert_float4(a), convert_float4(b)));
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Image built-ins (OpenCL C 3.0 6.15.15): read_image{f,i,ui} with and
-// without a sampler, write_image{f,i,ui}, the image queries, on every image
-// type and access qualifier. Written for one work-item; at W > 1 the
+// Image built-ins (OpenCL C 3.0 6.15.15): read_image{f,i,ui,h} with and
+// without a sampler, write_image{f,i,ui,h}, the image queries, on every image
+// type and access qualifier (the half forms, cl_khr_fp16, are the float ones
+// rounded to half and of the half exactly as a float). Written for one work-item; at W > 1 the
 // vectorizer runs this code over the lanes like the kernel's own (it is
 // inlined before): the descriptor and the sampler are uniform, so the
 // switches on format and addressing stay branches, and coordinates, texel
@@ -15,6 +16,8 @@
 // ever leaves it. Writes outside the image are dropped.
 #include "lanes_builtins.h"
 #include "lanes_image.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 // The handles (handles.cl).
 #define DECLARE_HANDLES(T)                                                                         \
@@ -584,6 +587,14 @@ static float4 OVL as4(float4 c)
     uint4 OVL read_imageui(read_only T img, sampler_t s, FC c)                                     \
     {                                                                                              \
         return as_uint4(read_int(__lanes_image(img), __lanes_sampler(s), as4(c), axes, layered));  \
+    }                                                                                              \
+    half4 OVL read_imageh(read_only T img, sampler_t s, IC c)                                      \
+    {                                                                                              \
+        return convert_half4(read_imagef(img, s, c));                                              \
+    }                                                                                              \
+    half4 OVL read_imageh(read_only T img, sampler_t s, FC c)                                      \
+    {                                                                                              \
+        return convert_half4(read_imagef(img, s, c));                                              \
     }
 
 // Reads without a sampler, for one access qualifier.
@@ -599,6 +610,10 @@ static float4 OVL as4(float4 c)
     uint4 OVL read_imageui(Q T img, IC c)                                                          \
     {                                                                                              \
         return as_uint4(read_int_at(__lanes_image(img), NO_SAMPLER, as4(c), axes, layered));      \
+    }                                                                                              \
+    half4 OVL read_imageh(Q T img, IC c)                                                           \
+    {                                                                                              \
+        return convert_half4(read_imagef(img, c));                                                 \
     }
 
 #define WRITES(Q, T, IC, axes, layered)                                                            \
@@ -613,6 +628,10 @@ static float4 OVL as4(float4 c)
     void OVL write_imageui(Q T img, IC c, uint4 v)                                                 \
     {                                                                                              \
         write_int(__lanes_image(img), as4(c), axes, layered, as_int4(v), true);                    \
+    }                                                                                              \
+    void OVL write_imageh(Q T img, IC c, half4 v)                                                  \
+    {                                                                                              \
+        write_float(__lanes_image(img), as4(c), axes, layered, convert_float4(v));                 \
     }
 
 // Depth images: one float.

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Relational functions (OpenCL C 3.0 6.15.6), float and double. OpenCL C's
-// comparisons already give the results the specification asks for: int 1 or
-// 0 for scalars, -1 or 0 in each element of a vector (of the operands'
-// element size: int for float, long for double).
+// Relational functions (OpenCL C 3.0 6.15.6), float, double and half
+// (cl_khr_fp16). OpenCL C's comparisons already give the results the
+// specification asks for: int 1 or 0 for scalars, -1 or 0 in each element of
+// a vector (of the operands' element size: int for float, long for double,
+// short for half).
 #include "lanes_builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 // The result of a relational of T: int for scalars (1 or 0), the element
 // size's signed integer for vectors (-1 or 0); that integer type, for the bits.
@@ -12,11 +15,15 @@
 #define RES_float_VEC int
 #define RES_double_SCAL int
 #define RES_double_VEC long
+#define RES_half_SCAL int
+#define RES_half_VEC short
 #define BITS(T, n) PASTE(BITS_##T, n)
 #define BITS_float int
 #define BITS_double long
+#define BITS_half short
 #define MIN_NORMAL_float FLT_MIN
 #define MIN_NORMAL_double DBL_MIN
+#define MIN_NORMAL_half HALF_MIN
 
 #define FLOAT_RELATIONAL(n, k, T)                                                                  \
     CONST RES(T, k, n) isequal(T##n x, T##n y)                                                     \
@@ -49,11 +56,11 @@
     }                                                                                              \
     CONST RES(T, k, n) isfinite(T##n x)                                                            \
     {                                                                                              \
-        return __builtin_elementwise_abs(x) < INFINITY;                                            \
+        return __builtin_elementwise_abs(x) < (T)INFINITY;                                         \
     }                                                                                              \
     CONST RES(T, k, n) isinf(T##n x)                                                               \
     {                                                                                              \
-        return __builtin_elementwise_abs(x) == INFINITY;                                           \
+        return __builtin_elementwise_abs(x) == (T)INFINITY;                                        \
     }                                                                                              \
     CONST RES(T, k, n) isnan(T##n x)                                                               \
     {                                                                                              \
@@ -62,7 +69,7 @@
     CONST RES(T, k, n) isnormal(T##n x)                                                            \
     {                                                                                              \
         T##n a = __builtin_elementwise_abs(x);                                                     \
-        return (a >= MIN_NORMAL_##T) & (a < INFINITY);                                             \
+        return (a >= MIN_NORMAL_##T) & (a < (T)INFINITY);                                          \
     }                                                                                              \
     CONST RES(T, k, n) isordered(T##n x, T##n y)                                                   \
     {                                                                                              \
@@ -74,10 +81,11 @@
     }                                                                                              \
     CONST RES(T, k, n) signbit(T##n x)                                                             \
     {                                                                                              \
-        return PASTE(as_, BITS(T, n))(x) < 0;                                                      \
+        return PASTE(as_, BITS(T, n))(x) < (BITS_##T)0;                                            \
     }
 FOR_WIDTHS(FLOAT_RELATIONAL, float)
 FOR_WIDTHS(FLOAT_RELATIONAL, double)
+FOR_WIDTHS(FLOAT_RELATIONAL, half)
 
 // any and all look at the most significant bit of each element.
 #define ANY_ALL(n, k, S)                                                                           \
@@ -134,3 +142,4 @@ SELECT_TYPE(long, long, ulong)
 SELECT_TYPE(ulong, long, ulong)
 SELECT_TYPE(float, int, uint)
 SELECT_TYPE(double, long, ulong)
+SELECT_TYPE(half, short, ushort)

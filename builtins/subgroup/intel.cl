@@ -19,6 +19,8 @@
 
 #include "lanes_builtins.h"
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 // The Khronos functions used (declaring a name here hides Clang's own
 // declarations of it, so every overload used is declared).
 #define KHR(T)                                                                                     \
@@ -35,6 +37,7 @@ KHR(long)
 KHR(ulong)
 KHR(float)
 KHR(double)
+KHR(half)
 
 #define LANE get_sub_group_local_id()
 #define MAX get_max_sub_group_size()
@@ -110,6 +113,7 @@ ALL_SHUFFLES(float)
 SHUFFLES(long)
 SHUFFLES(ulong)
 SHUFFLES(double)
+SHUFFLES(half)
 
 // --- Block reads and writes ------------------------------------------------
 

@@ -43,6 +43,8 @@
 
 #include "lanes_builtins.h"
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 // M(T, mangled letter, signed integer type of T's size, lowest, highest)
 #define FOR_SG_INT_TYPES(M)                                                                        \
     M(char, c, char, CHAR_MIN, CHAR_MAX)                                                           \
@@ -55,15 +57,16 @@
     M(ulong, m, long, 0, ULONG_MAX)
 #define FOR_SG_FLOAT_TYPES(M)                                                                      \
     M(float, f, int, -INFINITY, INFINITY)                                                          \
-    M(double, d, long, -(double)INFINITY, (double)INFINITY)
+    M(double, d, long, -(double)INFINITY, (double)INFINITY)                                        \
+    M(half, Dh, short, -(half)INFINITY, (half)INFINITY)
 #define FOR_SG_TYPES(M) FOR_SG_INT_TYPES(M) FOR_SG_FLOAT_TYPES(M)
 
 // The operations, on scalars and vectors alike, and how an operand enters
 // them: the logical ones see 1 for a non-zero value, 0 for zero.
 #define OP_add(a, b) ((a) + (b))
 #define OP_mul(a, b) ((a) * (b))
-#define OP_min(a, b) __builtin_elementwise_min(a, b)
-#define OP_max(a, b) __builtin_elementwise_max(a, b)
+#define OP_min(a, b) lanes_min(a, b)
+#define OP_max(a, b) lanes_max(a, b)
 #define OP_and(a, b) ((a) & (b))
 #define OP_or(a, b) ((a) | (b))
 #define OP_xor(a, b) ((a) ^ (b))
@@ -310,6 +313,38 @@ LANE_MASK(lt, 0, id)
 FOR_SG_TYPES(VECTOR_TYPES)
 #define V(T, W) lanes_##T##_w##W
 
+// OP_min and OP_max of scalars and V(T, n): the elementwise built-ins, but
+// a comparison and a select for half (fmin's and fmax's NaN rule): without
+// AVX-512 FP16, LLVM 19 lowers llvm.minnum/maxnum of half, scalar or
+// vector, to a call of libm's fminf/fmaxf per element, and InstCombine makes
+// one of a float min of two halves rounded back.
+#define MINMAX_OF(VT, FT)                                                                          \
+    OVL static VT lanes_min(VT a, VT b)                                                            \
+    {                                                                                              \
+        return MINMAX_##FT(min, VT, a, b);                                                         \
+    }                                                                                              \
+    OVL static VT lanes_max(VT a, VT b)                                                            \
+    {                                                                                              \
+        return MINMAX_##FT(max, VT, a, b);                                                         \
+    }
+#define MINMAX_SAME(op, VT, a, b) __builtin_elementwise_##op(a, b)
+#define MINMAX_HALF(op, VT, a, b) HALF_##op(a, b)
+#define HALF_min(a, b) ((b) < (a) || (a) != (a) ? (b) : (a))
+#define HALF_max(a, b) ((b) > (a) || (a) != (a) ? (b) : (a))
+#define MINMAX_TYPE(T, ...)                                                                        \
+    MINMAX_OF(T, SAME)                                                                             \
+    MINMAX_OF(V(T, 2), SAME)                                                                       \
+    MINMAX_OF(V(T, 4), SAME) MINMAX_OF(V(T, 8), SAME) MINMAX_OF(V(T, 16), SAME) MINMAX_OF(V(T, 32), SAME)
+FOR_SG_INT_TYPES(MINMAX_TYPE)
+MINMAX_TYPE(float)
+MINMAX_TYPE(double)
+MINMAX_OF(half, HALF)
+MINMAX_OF(lanes_half_w2, HALF)
+MINMAX_OF(lanes_half_w4, HALF)
+MINMAX_OF(lanes_half_w8, HALF)
+MINMAX_OF(lanes_half_w16, HALF)
+MINMAX_OF(lanes_half_w32, HALF)
+
 // b, b + 1, ..., b + n - 1: shuffle indices.
 #define SEQ2(b) (b), (b) + 1
 #define SEQ4(b) SEQ2(b), SEQ2((b) + 2)
@@ -432,6 +467,13 @@ LOOP_PERMUTE(32)
                                      V(ulong, W));                                                 \
         return __builtin_astype(hi << 32 | lo, V(T, W));                                           \
     }
+// Half by its bits, as a ushort.
+#define PERMUTE_HALF(W)                                                                            \
+    static V(half, W) permute_half_##W(V(half, W) v, V(uint, W) k)                                 \
+    {                                                                                              \
+        return __builtin_astype(permute_ushort_##W(__builtin_astype(v, V(ushort, W)), k),          \
+                                V(half, W));                                                       \
+    }
 #define PERMUTES(W)                                                                                \
     PERMUTE_NARROW(char, W)                                                                        \
     PERMUTE_NARROW(uchar, W)                                                                       \
@@ -439,7 +481,8 @@ LOOP_PERMUTE(32)
     PERMUTE_NARROW(ushort, W)                                                                      \
     PERMUTE_32(int, W)                                                                             \
     PERMUTE_32(uint, W)                                                                            \
-    PERMUTE_32(float, W) PERMUTE_64(long, W) PERMUTE_64(ulong, W) PERMUTE_64(double, W)
+    PERMUTE_32(float, W) PERMUTE_64(long, W) PERMUTE_64(ulong, W) PERMUTE_64(double, W)           \
+    PERMUTE_HALF(W)
 PERMUTES(8)
 PERMUTES(16)
 PERMUTES(32)
@@ -506,6 +549,13 @@ BLEND_PERMUTE2(32)
                                      V(ulong, W));                                                 \
         return __builtin_astype(hi << 32 | lo, V(T, W));                                           \
     }
+#define PERMUTE2_HALF(W)                                                                           \
+    static V(half, W) permute2_half_##W(V(half, W) a, V(half, W) b, V(uint, W) k)                  \
+    {                                                                                              \
+        return __builtin_astype(permute2_ushort_##W(__builtin_astype(a, V(ushort, W)),             \
+                                                    __builtin_astype(b, V(ushort, W)), k),         \
+                                V(half, W));                                                       \
+    }
 #define PERMUTES2(W)                                                                               \
     PERMUTE2_NARROW(char, W)                                                                       \
     PERMUTE2_NARROW(uchar, W)                                                                      \
@@ -513,7 +563,8 @@ BLEND_PERMUTE2(32)
     PERMUTE2_NARROW(ushort, W)                                                                     \
     PERMUTE2_32(int, W)                                                                            \
     PERMUTE2_32(uint, W)                                                                           \
-    PERMUTE2_32(float, W) PERMUTE2_64(long, W) PERMUTE2_64(ulong, W) PERMUTE2_64(double, W)
+    PERMUTE2_32(float, W) PERMUTE2_64(long, W) PERMUTE2_64(ulong, W) PERMUTE2_64(double, W)       \
+    PERMUTE2_HALF(W)
 PERMUTES2(8)
 PERMUTES2(16)
 PERMUTES2(32)

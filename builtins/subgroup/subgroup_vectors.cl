@@ -9,6 +9,8 @@
 
 #include "lanes_builtins.h"
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 // An OpenCL vector one component at a time, each a call of the scalar
 // function, which the vectorizer maps (a vector's argument, under the
 // x86-64 ABI an i32 for a char4 or memory for a double16, would hide the
@@ -55,3 +57,4 @@ BROADCASTS(long)
 BROADCASTS(ulong)
 BROADCASTS(float)
 BROADCASTS(double)
+BROADCASTS(half)

@@ -33,6 +33,8 @@
 // for m = 16 it selects between the shuffles of x and y.
 #include "lanes_builtins.h"
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 // The bytes of one vector register at this library's ISA level.
 #if LANES_ISA >= 4
 #define REG_BYTES 64
@@ -110,8 +112,7 @@
     FOR_MASK_WIDTHS(SHUFFLE2_CONCAT, T, U, 8)                                                      \
     FOR_MASK_WIDTHS(SHUFFLE2_SELECT, T, U, 16)
 
-// Every gentype with its same-size unsigned mask type. No half: the device
-// has no cl_khr_fp16.
+// Every gentype with its same-size unsigned mask type (half: cl_khr_fp16).
 SHUFFLE_TYPE(char, uchar)
 SHUFFLE_TYPE(uchar, uchar)
 SHUFFLE_TYPE(short, ushort)
@@ -122,3 +123,4 @@ SHUFFLE_TYPE(long, ulong)
 SHUFFLE_TYPE(ulong, ulong)
 SHUFFLE_TYPE(float, uint)
 SHUFFLE_TYPE(double, ulong)
+SHUFFLE_TYPE(half, ushort)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// vloadn and vstoren (OpenCL C 3.0 6.15.11) for every element type, width
+// vloadn and vstoren (OpenCL C 3.0 6.15.11) for every element type (half with
+// cl_khr_fp16), width
 // and address space: one vector access at the element type's alignment
 // (three scalar ones for width 3, whose vector type is four elements long).
 #include "lanes_builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #define ACCESS(n, T, AS)                                                                           \
     OVL T##n vload##n(size_t o, const AS T *p)                                                     \
@@ -46,3 +49,4 @@ VLOAD_TYPE(long)
 VLOAD_TYPE(ulong)
 VLOAD_TYPE(float)
 VLOAD_TYPE(double)
+VLOAD_TYPE(half) /* cl_khr_fp16: vloadn and vstoren of half itself */

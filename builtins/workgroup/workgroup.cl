@@ -2,7 +2,7 @@
 // Work-group collective functions (OpenCL C 3.0 6.15.16,
 // __opencl_c_work_group_collective_functions): all, any, broadcast, and
 // reduce / inclusive scan / exclusive scan with add, min and max, for int,
-// uint, long, ulong, float and double (the device has no half).
+// uint, long, ulong, float, double and half (cl_khr_fp16).
 //
 // Every work-item of the work-group reaches a collective with the same
 // (uniform) arguments. Each one writes its value to its slot in the
@@ -25,8 +25,10 @@
 // Integer add wraps (done in the unsigned twin type); float add is summed
 // in id order, which OpenCL allows (any order is). min and max on floats
 // follow fmin and fmax. Identities: 0 for add, the type's largest value
-// for min and its smallest for max (+-INFINITY for float and double).
+// for min and its smallest for max (+-INFINITY for float, double and half).
 #include "lanes_builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 // The work-group scratch; compiler/workitem.c lowers the call to wg->scratch.
 __local ulong *__lanes_wg_scratch(void) __attribute__((const));
@@ -48,6 +50,7 @@ static size_t wg_items(void)
 #define ADD_ulong(a, b) ((a) + (b))
 #define ADD_float(a, b) ((a) + (b))
 #define ADD_double(a, b) ((a) + (b))
+#define ADD_half(a, b) ((a) + (b))
 #define OP_add(T, a, b) ADD_##T(a, b)
 #define OP_min(T, a, b) min(a, b)
 #define OP_max(T, a, b) max(a, b)
@@ -56,6 +59,8 @@ static size_t wg_items(void)
 #define MAX_float INFINITY
 #define MIN_double (-(double)INFINITY)
 #define MAX_double ((double)INFINITY)
+#define MIN_half (-(half)INFINITY)
+#define MAX_half ((half)INFINITY)
 #define ID_add(T) ((T)0)
 #define ID_min(T) MAX_##T
 #define ID_max(T) MIN_##T
@@ -139,6 +144,7 @@ FAMILY(long)
 FAMILY(ulong)
 FAMILY(float)
 FAMILY(double)
+FAMILY(half)
 
 // all: no work-item has a zero predicate (their minimum as 0/1 is 1); any: one has.
 OVL int work_group_all(int predicate)
