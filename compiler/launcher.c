@@ -129,8 +129,13 @@ static bool compile_safely(const struct lanes_program_module *module,
     struct safe_compile c = {.module = module, .k = k, .spec = spec, .out = out};
     char crash[64];
     if (!lanes_run_safely(safe_compile, &c, crash)) {
-        lanes_reach_abandon();
         *refused = false;
+        if (!strcmp(crash, LANES_RUN_EXITING)) {
+            *log =
+                lanes_format("lanes: kernel %s: not compiled: the process is exiting\n", k->name);
+            return false;
+        }
+        lanes_reach_abandon();
         *log = lanes_format("lanes: kernel %s: the compiler crashed (%s) while compiling it for "
                             "work-groups of %llu x %llu x %llu at width %u; the launch fails, the "
                             "process goes on (please report the kernel)\n",

@@ -147,6 +147,10 @@ struct lanes_program_module *lanes_program_build(const char *source, size_t size
 static char *crash_log(const char *doing, const char *crash)
 {
     char buf[320];
+    if (!strcmp(crash, LANES_RUN_EXITING)) {
+        snprintf(buf, sizeof buf, "lanes: not %s: the process is exiting\n", doing);
+        return strdup(buf);
+    }
     snprintf(buf, sizeof buf,
              "lanes: the compiler crashed (%s) while %s; the build failed, the process goes on "
              "(please report the source and options)\n",

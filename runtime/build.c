@@ -8,6 +8,7 @@
  */
 #include "build.h"
 
+#include "../compiler/crash.h"
 #include "../compiler/frontend/frontend.h"
 #include "../compiler/options.h"
 #include "../compiler/program.h"
@@ -167,6 +168,42 @@ static void run_build_task(struct lanes_task *task)
     lanes_program_release(program);
 }
 
+/* A pfn_notify to run on a worker, as an asynchronous build's or link's runs. */
+struct notify_task {
+    struct lanes_task task; /* first: the pool hands back this pointer */
+    cl_program program;     /* retained until the callback returned */
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *);
+    void *user_data;
+};
+
+static void run_notify_task(struct lanes_task *task)
+{
+    struct notify_task *n = (struct notify_task *)task;
+    n->pfn_notify(n->program, n->user_data);
+    lanes_program_release(n->program);
+    free(n);
+}
+
+/*
+ * The callback of a build or link with a pfn_notify that ran on the
+ * caller's thread (the process's first compile: compiler/crash.h): on a
+ * worker, never on a thread that may hold the application's locks; here
+ * only when out of memory.
+ */
+static void notify_on_worker(cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                             void *user_data)
+{
+    struct notify_task *n = malloc(sizeof *n);
+    if (!n) {
+        pfn_notify(program, user_data);
+        return;
+    }
+    *n = (struct notify_task){.program = program, .pfn_notify = pfn_notify, .user_data = user_data};
+    lanes_program_retain(program);
+    n->task.run = run_notify_task;
+    lanes_exec_submit_to_workers(&n->task);
+}
+
 /* Copies the in-memory headers into the job; false when out of memory. */
 static bool copy_headers(struct build_job *job, const struct lanes_frontend_file *headers, size_t n)
 {
@@ -190,7 +227,8 @@ static bool copy_headers(struct build_job *job, const struct lanes_frontend_file
  * clBuildProgram and clCompileProgram after their argument checks: the
  * program's state goes to CL_BUILD_IN_PROGRESS and the options are checked
  * at once; with a pfn_notify the compile then runs on a worker and the call
- * returns (the callback tells when it is done), else it runs here.
+ * returns (the callback tells when it is done), else it runs here (so does
+ * the process's first compile: compiler/crash.h).
  */
 cl_int lanes_program_start_build(cl_program program, bool compile_only, const char *options,
                                  const struct lanes_frontend_file *headers, size_t num_headers,
@@ -253,14 +291,19 @@ cl_int lanes_program_start_build(cl_program program, bool compile_only, const ch
             pfn_notify(program, user_data);
         LANES_FAIL(kind->bad_options, "see the build log");
     }
-    if (pfn_notify) {
+    if (pfn_notify && lanes_compiled_once()) { /* the first runs here: compiler/crash.h */
         lanes_program_retain(program);
         job->task.run = run_build_task;
         lanes_exec_submit_to_workers(&job->task);
         return CL_SUCCESS;
     }
+    job->pfn_notify = NULL;
     cl_int err = run_build(job);
     free_job(job);
+    if (pfn_notify) { /* as asynchronous: the callback tells how it went */
+        notify_on_worker(program, pfn_notify, user_data);
+        return CL_SUCCESS;
+    }
     LANES_CHECK(err == CL_SUCCESS, err, "see the build log");
     return CL_SUCCESS;
 }
@@ -397,7 +440,7 @@ cl_program lanes_program_start_link(cl_context context, const char *options,
     p->kernel_arg_info = input_programs[0]->kernel_arg_info;
     job->pfn_notify = pfn_notify;
     job->user_data = user_data;
-    if (pfn_notify) {
+    if (pfn_notify && lanes_compiled_once()) {
         /* The program is returned at once; the callback tells when the link is done. */
         lanes_program_retain(p);
         job->task.run = run_link_task;
@@ -405,8 +448,13 @@ cl_program lanes_program_start_link(cl_context context, const char *options,
         lanes_set_error(errcode_ret, CL_SUCCESS);
         return p;
     }
+    job->pfn_notify = NULL;
     bool ok = run_link(job);
     free_link_job(job);
+    if (pfn_notify) { /* as asynchronous: the callback tells how it went */
+        notify_on_worker(p, pfn_notify, user_data);
+        ok = true;
+    }
     /* A failed link still returns its program, so that its log can be read. */
     lanes_set_error(errcode_ret, ok ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
     return p;

@@ -7,6 +7,7 @@
 #include "exec.h"
 
 #include "../../compiler/abi.h"
+#include "../../compiler/crash.h"
 #include "../env.h"
 #include "../machine.h"
 
@@ -179,6 +180,8 @@ static void start(void)
 /* Stops and joins the workers when the process exits or the library is unloaded (twice: once). */
 __attribute__((destructor)) static void stop(void)
 {
+    /* Work drained below that compiles must not find LLVM's statics gone: it fails. */
+    lanes_compiles_stop();
     pthread_mutex_lock(&pool.lock);
     bool started = pool.threads != NULL;
     pool.stop = true;
