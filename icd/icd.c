@@ -20,6 +20,8 @@ static const struct {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
     /* cl_khr_subgroups (runtime/api_kernel.c). */
     {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},
+    /* cl_khr_suggested_local_work_size (runtime/api_ndrange.c). */
+    {"clGetKernelSuggestedLocalWorkSizeKHR", (void *)clGetKernelSuggestedLocalWorkSizeKHR},
 };
 
 LANES_EXPORT CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,

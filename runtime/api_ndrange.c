@@ -244,19 +244,11 @@ static void ndrange_cleanup(cl_event cmd)
         lanes_jit_release(nd->code[c]);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
-    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+/* Every argument set and every buffer one still alive; `formats` gets the images' formats. */
+static cl_int check_args(cl_kernel kernel, struct lanes_image_format_spec *formats)
 {
-    LANES_CHECK(lanes_queue_valid(command_queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
-    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
-    LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
-                "the kernel and the queue belong to different contexts");
     pthread_mutex_lock(&kernel->lock);
     bool all_set = true, all_live = true;
-    /* The launchers are compiled for the formats of the images (compiler/image_formats.c). */
-    struct lanes_image_format_spec formats[LANES_SPEC_IMAGE_ARGS] = {0};
     for (size_t i = 0; i < kernel->info->num_args; i++) {
         const struct lanes_kernel_argval *v = &kernel->argv[i];
         all_set &= v->set;
@@ -269,8 +261,57 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     pthread_mutex_unlock(&kernel->lock);
     LANES_CHECK(all_set, CL_INVALID_KERNEL_ARGS, "an argument has not been set");
     LANES_CHECK(all_live, CL_INVALID_KERNEL_ARGS, "a buffer argument has been released");
+    return CL_SUCCESS;
+}
+
+/*
+ * cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
+ * takes when given none (check_shape: the kernel's required one, else
+ * choose_local_size's, from the width policy), for the same arguments.
+ */
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size)
+{
+    LANES_CHECK(lanes_queue_valid(command_queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
+                "the kernel and the queue belong to different contexts");
+    struct lanes_image_format_spec formats[LANES_SPEC_IMAGE_ARGS] = {0};
+    cl_int err = check_args(kernel, formats);
+    if (err != CL_SUCCESS)
+        return err;
+    LANES_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION,
+                "work_dim is not 1, 2 or 3");
+    LANES_CHECK(global_work_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+    for (cl_uint d = 0; d < work_dim; d++)
+        LANES_CHECK(global_work_size[d] > 0, CL_INVALID_GLOBAL_WORK_SIZE, "a global size is 0");
+    LANES_CHECK(suggested_local_work_size, CL_INVALID_VALUE, "suggested_local_work_size is NULL");
     size_t local[3];
-    cl_int err =
+    err = check_shape(kernel, work_dim, global_work_offset, global_work_size, NULL, local);
+    if (err != CL_SUCCESS)
+        return err;
+    memcpy(suggested_local_work_size, local, work_dim * sizeof *local);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    LANES_CHECK(lanes_queue_valid(command_queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
+                "the kernel and the queue belong to different contexts");
+    /* The launchers are compiled for the formats of the images (compiler/image_formats.c). */
+    struct lanes_image_format_spec formats[LANES_SPEC_IMAGE_ARGS] = {0};
+    cl_int err = check_args(kernel, formats);
+    if (err != CL_SUCCESS)
+        return err;
+    size_t local[3];
+    err =
         check_shape(kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);
     if (err != CL_SUCCESS)
         return err;

@@ -72,6 +72,11 @@ static const cl_name_version device_extensions[] = {
      */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
     /*
+     * clGetKernelSuggestedLocalWorkSizeKHR (runtime/api_ndrange.c):
+     * tests/api/test_ndrange.c, CTS test_api work_group_suggested_local_size_*.
+     */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_suggested_local_work_size"},
+    /*
      * Last, listed only when the device supports images (dev->images):
      * writes to 3D images from kernels (builtins/image/image.cl,
      * kernels-tests/test_images.c).

@@ -3,6 +3,7 @@
 #include "kernel_fixture.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 static void vector_add_with_offset(void **state)
@@ -677,6 +678,111 @@ static void predefined_macros(void **state)
     }
 }
 
+/* cl_khr_suggested_local_work_size: what a launch without a local size takes, and the errors. */
+static void suggested_local_sizes(void **state)
+{
+    (void)state;
+    cl_platform_id platform;
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL),
+                     CL_SUCCESS);
+    clGetKernelSuggestedLocalWorkSizeKHR_fn suggest =
+        (clGetKernelSuggestedLocalWorkSizeKHR_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clGetKernelSuggestedLocalWorkSizeKHR");
+    assert_non_null(suggest);
+    char ext[8192];
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    assert_true(lanes_test_has_word(ext, "cl_khr_suggested_local_work_size"));
+
+    const char *src = "kernel void k(global uint *out) {\n"
+                      "    if (get_global_id(0) == get_global_offset(0) &&\n"
+                      "        get_global_id(1) == get_global_offset(1) &&\n"
+                      "        get_global_id(2) == get_global_offset(2)) {\n"
+                      "        out[0] = get_local_size(0); out[1] = get_local_size(1);\n"
+                      "        out[2] = get_local_size(2);\n"
+                      "    }\n"
+                      "}\n";
+    const struct {
+        const char *options;
+        bool uniform;
+    } programs[] = {{"", true}, {"-cl-std=CL3.0", false}};
+    const struct {
+        cl_uint dims;
+        size_t global[3];
+    } shapes[] = {{1, {1}},          {1, {3}},        {1, {16}},          {1, {100}},
+                  {1, {113}},        {1, {1000}},     {1, {4096}},        {1, {1 << 20}},
+                  {2, {64, 3}},      {2, {12, 113}},  {2, {7, 7}},        {3, {16, 4, 2}},
+                  {3, {113, 3, 12}}, {3, {1, 1, 64}}, {2, {1 << 16, 16}}, {3, {5, 6, 7}}};
+    cl_mem out = buffer(3 * sizeof(cl_uint), NULL);
+    size_t max_group = 0;
+    for (size_t p = 0; p < sizeof programs / sizeof *programs; p++) {
+        cl_kernel k = kernel_of(src, "k", programs[p].options);
+        /* Before the argument is set: CL_INVALID_KERNEL_ARGS, as clEnqueueNDRangeKernel. */
+        size_t g1 = 64, l[3] = {0};
+        assert_int_equal(suggest(queue, k, 1, NULL, &g1, l), CL_INVALID_KERNEL_ARGS);
+        assert_int_equal(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+        assert_int_equal(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE,
+                                                  sizeof max_group, &max_group, NULL),
+                         CL_SUCCESS);
+        for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+            cl_uint dims = shapes[s].dims;
+            const size_t *global = shapes[s].global;
+            size_t offset[3] = {5, 7, 11}, local[3] = {0, 0, 0};
+            assert_int_equal(suggest(queue, k, dims, s % 2 ? offset : NULL, global, local),
+                             CL_SUCCESS);
+            size_t total = 1;
+            for (cl_uint d = 0; d < dims; d++) {
+                assert_true(local[d] >= 1);
+                if (programs[p].uniform)
+                    assert_int_equal(global[d] % local[d], 0);
+                total *= local[d];
+            }
+            assert_true(total <= max_group);
+            /* The launch without a local size takes the same. */
+            assert_int_equal(clEnqueueNDRangeKernel(queue, k, dims, s % 2 ? offset : NULL, global,
+                                                    NULL, 0, NULL, NULL),
+                             CL_SUCCESS);
+            cl_uint seen[3];
+            assert_int_equal(
+                clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof seen, seen, 0, NULL, NULL),
+                CL_SUCCESS);
+            for (cl_uint d = 0; d < 3; d++)
+                assert_int_equal(seen[d], d < dims ? local[d] : 1);
+        }
+        /* Errors. */
+        assert_int_equal(suggest(NULL, k, 1, NULL, &g1, l), CL_INVALID_COMMAND_QUEUE);
+        assert_int_equal(suggest(queue, NULL, 1, NULL, &g1, l), CL_INVALID_KERNEL);
+        assert_int_equal(suggest(queue, k, 0, NULL, &g1, l), CL_INVALID_WORK_DIMENSION);
+        assert_int_equal(suggest(queue, k, 4, NULL, &g1, l), CL_INVALID_WORK_DIMENSION);
+        assert_int_equal(suggest(queue, k, 1, NULL, NULL, l), CL_INVALID_GLOBAL_WORK_SIZE);
+        size_t zero[2] = {8, 0}, huge[2] = {SIZE_MAX / 2, SIZE_MAX / 2}, at_end = SIZE_MAX;
+        assert_int_equal(suggest(queue, k, 2, NULL, zero, l), CL_INVALID_GLOBAL_WORK_SIZE);
+        assert_int_equal(suggest(queue, k, 2, NULL, huge, l), CL_INVALID_GLOBAL_WORK_SIZE);
+        assert_int_equal(suggest(queue, k, 1, &at_end, &g1, l), CL_INVALID_GLOBAL_OFFSET);
+        assert_int_equal(suggest(queue, k, 1, NULL, &g1, NULL), CL_INVALID_VALUE);
+        cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
+        cl_command_queue other_queue = clCreateCommandQueueWithProperties(other, dev, NULL, NULL);
+        assert_int_equal(suggest(other_queue, k, 1, NULL, &g1, l), CL_INVALID_CONTEXT);
+        clReleaseCommandQueue(other_queue);
+        clReleaseContext(other);
+        clReleaseKernel(k);
+    }
+
+    /* A kernel with reqd_work_group_size: that size. */
+    cl_kernel k =
+        kernel_of("kernel __attribute__((reqd_work_group_size(4, 2, 1)))\n"
+                  "void r(global int *x) { x[get_global_id(1) * 8 + get_global_id(0)] = 1; }",
+                  "r", "");
+    cl_mem m = buffer(64 * sizeof(cl_int), NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    size_t global[2] = {8, 8}, local[2] = {0, 0};
+    assert_int_equal(suggest(queue, k, 2, NULL, global, local), CL_SUCCESS);
+    assert_int_equal(local[0], 4);
+    assert_int_equal(local[1], 2);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -694,6 +800,7 @@ int main(void)
         cmocka_unit_test(barrier_reduction),
         cmocka_unit_test(opencl_c_3_non_uniform),
         cmocka_unit_test(predefined_macros),
+        cmocka_unit_test(suggested_local_sizes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
