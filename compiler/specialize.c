@@ -546,14 +546,37 @@ static void drop_large_unroll_counts(LLVMValueRef fn)
     }
 }
 
-static int clean_up(LLVMModuleRef m, char **log)
+/* Whether `fn` still keeps an array in memory (an alloca of an array type). */
+static bool has_private_array(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == LLVMAlloca &&
+                LLVMGetTypeKind(LLVMGetAllocatedType(i)) == LLVMArrayTypeKind)
+                return true;
+    return false;
+}
+
+static int clean_up(LLVMModuleRef m, LLVMValueRef sg, char **log)
 {
     char *error = NULL;
     const char *passes = "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,"
                          "jump-threading,simplifycfg,"
                          "loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>,"
                          "instcombine<no-verify-fixpoint>,simplifycfg,sroa)";
-    if (lanes_host_run_passes(m, passes, true, &error) != 0) {
+    /*
+     * The unroller weighs a loop before the ones it holds were unrolled and
+     * their arrays became values: a register tile's loop over its rows, whose
+     * columns' loop it held, can weigh too much then and little after (an
+     * Intel-style GEMM on half, float acc[6][4], stayed in memory: gathers
+     * and scatters, 40 times slower). While an array stays in memory, one
+     * more round.
+     */
+    const char *again =
+        "function(loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>,"
+        "instcombine<no-verify-fixpoint>,simplifycfg,sroa)";
+    if (lanes_host_run_passes(m, passes, true, &error) != 0 ||
+        (has_private_array(sg) && lanes_host_run_passes(m, again, true, &error) != 0)) {
         *log = lanes_format("lanes: cleaning up failed: %s\n", error);
         free(error);
         return -1;
@@ -609,7 +632,7 @@ int lanes_specialize(LLVMModuleRef m, LLVMValueRef kernel, const struct lanes_sp
         lanes_keep_wide_loops_rolled(sg, spec->width);
         if (spec->width > 1)
             lanes_mark_exit_paths(sg);
-        rc = clean_up(m, log);
+        rc = clean_up(m, sg, log);
     }
     if (rc == 0 && generic)
         lanes_lower_generic(sg);
