@@ -40,6 +40,14 @@
  *   whether a newer LLVM still needs it: llc the test's final IR without
  *   the asm and look for `vpaddd` of a broadcast constant right after the
  *   `vpternlogd` of each step.
+ * - lower_canonicalize: llvm.canonicalize (`__builtin_canonicalize`,
+ *   `__builtin_canonicalizef`, `__builtin_canonicalizef16`) has no x86
+ *   instruction selection in LLVM 19 ("Cannot select: fcanonicalize"; the
+ *   launch failed with the compiler's crash). The device keeps denormals,
+ *   so canonicalizing only quiets a signalling NaN: `isnan(x) ? x with its
+ *   quiet bit set : x`, on half, float, double and their vectors. Test:
+ *   kernels.test_half (canonicalize); llc-19 -mcpu=znver4 on a call of
+ *   llvm.canonicalize.f32 still fails.
  * - sleef_lanes (LANES_LLVM19_SLEEF_LANES, a limit rather than a rewrite):
  *   SLEEF's vector functions are mapped at most 16 lanes wide
  *   (vectorize/vz_math.c; compiler/interleave.c keeps a kernel that calls
@@ -58,6 +66,8 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 /*
  * The constant bit of a mask shuffle's constant operand `c` at `index`
@@ -283,6 +293,47 @@ static void constants_off_chains(LLVMBuilderRef b, LLVMValueRef f)
         }
 }
 
+/* lower_canonicalize above: `i`, a call of llvm.canonicalize, as a select that quiets a NaN. */
+static void lower_canonicalize(LLVMBuilderRef b, LLVMValueRef i)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(i);
+    size_t len = 0;
+    const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : NULL;
+    if (!name || len < 18 || strncmp(name, "llvm.canonicalize.", 18) != 0)
+        return;
+    LLVMTypeRef t = LLVMTypeOf(i), e = t;
+    unsigned lanes = 0;
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        lanes = LLVMGetVectorSize(t), e = LLVMGetElementType(t);
+    unsigned bits, quiet;
+    switch (LLVMGetTypeKind(e)) {
+    case LLVMHalfTypeKind: bits = 16, quiet = 9; break;
+    case LLVMFloatTypeKind: bits = 32, quiet = 22; break;
+    case LLVMDoubleTypeKind: bits = 64, quiet = 51; break;
+    default: return; /* not made by OpenCL C */
+    }
+    LLVMTypeRef it = LLVMIntTypeInContext(LLVMGetTypeContext(t), bits);
+    LLVMValueRef q = LLVMConstInt(it, 1ull << quiet, false);
+    if (lanes) {
+        it = LLVMVectorType(it, lanes);
+        LLVMValueRef *all = malloc(lanes * sizeof *all);
+        if (!all)
+            return;
+        for (unsigned l = 0; l < lanes; l++)
+            all[l] = q;
+        q = LLVMConstVector(all, lanes);
+        free(all);
+    }
+    LLVMPositionBuilderBefore(b, i);
+    LLVMValueRef x = LLVMGetOperand(i, 0);
+    LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+    LLVMValueRef quieted =
+        LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildBitCast(b, x, it, ""), q, ""), t, "");
+    LLVMValueRef r = LLVMBuildSelect(b, nan, quieted, x, "");
+    LLVMReplaceAllUsesWith(i, r);
+    LLVMInstructionEraseFromParent(i);
+}
+
 void lanes_llvm19_workarounds(LLVMModuleRef m)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
@@ -293,6 +344,8 @@ void lanes_llvm19_workarounds(LLVMModuleRef m)
                 next = LLVMGetNextInstruction(i);
                 if (LLVMGetInstructionOpcode(i) == LLVMShuffleVector)
                     rewrite_mask_shuffle(b, i);
+                else if (LLVMGetInstructionOpcode(i) == LLVMCall)
+                    lower_canonicalize(b, i);
                 else if (!load_mask_through_memory(b, i, slots))
                     drop_redundant_conjunct(i);
             }

@@ -164,6 +164,61 @@ static void test_arithmetic(unsigned n, const uint16_t *a, const uint16_t *b)
     clReleaseProgram(p);
 }
 
+/*
+ * __builtin_canonicalize{f16,f,} (llvm.canonicalize, which LLVM 19 cannot
+ * select on x86: compiler/workarounds.c lowers it): the same bits, a
+ * signalling NaN quieted (its quiet bit set, its payload kept), denormals
+ * kept (the device does not flush them). Float and double beside half.
+ */
+static void test_canonicalize(void)
+{
+    static const char src[] =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void canon(global const ushort *h, global ushort *ho, global const uint *f,\n"
+        "                  global uint *fo, global const ulong *d, global ulong *dout) {\n"
+        "    size_t i = get_global_id(0);\n"
+        "    ho[i] = as_ushort(__builtin_canonicalizef16(as_half(h[i])));\n"
+        "    fo[i] = as_uint(__builtin_canonicalizef(as_float(f[i])));\n"
+        "    dout[i] = as_ulong(__builtin_canonicalize(as_double(d[i])));\n"
+        "}\n";
+    enum { N = 512 };
+    uint16_t h[N], ho[N];
+    uint32_t f[N], fo[N];
+    uint64_t d[N], dout[N];
+    static const uint16_t hs[] = {0x7c01, 0xfd23, 0x7e00, 0x0001, 0x8000, 0x7c00, 0x3c00, 0x03ff};
+    static const uint32_t fs[] = {0x7f800001, 0xff812345, 0x7fc00000, 0x00000001,
+                                  0x80000000, 0x7f800000, 0x3f800000, 0x007fffff};
+    static const uint64_t ds[] = {
+        0x7ff0000000000001, 0xfff0123456789abc, 0x7ff8000000000000, 1,
+        0x8000000000000000, 0x7ff0000000000000, 0x3ff0000000000000, 0x000fffffffffffff};
+    for (unsigned i = 0; i < N; i++) {
+        bool special = i < 8;
+        h[i] = special ? hs[i] : (uint16_t)kt_random();
+        f[i] = special ? fs[i] : (uint32_t)kt_random();
+        d[i] = special ? ds[i] : (uint64_t)kt_random() << 32 | (uint32_t)kt_random();
+    }
+    cl_program p = kt_build(src, "-cl-std=CL3.0");
+    struct kt_arg args[] = {{h, sizeof h, false}, {ho, sizeof ho, false},
+                            {f, sizeof f, false}, {fo, sizeof fo, false},
+                            {d, sizeof d, false}, {dout, sizeof dout, false}};
+    KT_CHECK_CL(kt_run(p, "canon", N, args, 6));
+    int bad = 0;
+    for (unsigned i = 0; i < N; i++) {
+        uint16_t wh = (h[i] & 0x7c00) == 0x7c00 && (h[i] & 0x3ff) ? h[i] | 0x200 : h[i];
+        uint32_t wf =
+            (f[i] & 0x7f800000) == 0x7f800000 && (f[i] & 0x7fffff) ? f[i] | 0x400000 : f[i];
+        uint64_t wd = (d[i] >> 52 & 0x7ff) == 0x7ff && (d[i] << 12) ? d[i] | 1ull << 51 : d[i];
+        if (ho[i] != wh && bad++ < 8)
+            KT_FAIL("canonicalize(half %#06x) = %#06x, expected %#06x", h[i], ho[i], wh);
+        if (fo[i] != wf && bad++ < 8)
+            KT_FAIL("canonicalize(float %#010x) = %#010x, expected %#010x", f[i], fo[i], wf);
+        if (dout[i] != wd && bad++ < 8)
+            KT_FAIL("canonicalize(double %#llx) = %#llx, expected %#llx", (unsigned long long)d[i],
+                    (unsigned long long)dout[i], (unsigned long long)wd);
+    }
+    clReleaseProgram(p);
+}
+
 /* ---- host references ------------------------------------------------------ */
 
 static const char pragma[] = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
@@ -1240,6 +1295,7 @@ int main(void)
     test_int_functions();
     test_geometric();
     test_images();
+    test_canonicalize();
     free(a);
     free(b);
     return kt_teardown();
