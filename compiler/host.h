@@ -24,10 +24,10 @@ struct lanes_host {
     unsigned vector_bytes; /* widest native vector register */
     bool fma;              /* fused multiply-add in hardware */
     bool f16c;             /* half <-> float conversions in hardware */
-    bool avx512fp16;       /* half arithmetic in hardware (AVX-512 FP16) */
-    char isa_key[96];      /* CPU name and a digest of its features: code built for one key
-                              runs on any host with the same key */
-    const char *features;  /* LLVM's feature string of the host ("+avx2,-avx512f,..."), kept */
+    bool avx512fp16;  /* half arithmetic in hardware (AVX-512 FP16), used: LANES_FP16_NATIVE=1 */
+    char isa_key[96]; /* CPU name and a digest of its features: code built for one key
+                         runs on any host with the same key */
+    const char *features; /* LLVM's feature string of the host ("+avx2,-avx512f,..."), kept */
 };
 
 /* Reads the host CPU through LLVM's host detection (done once, cached). */
