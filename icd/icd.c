@@ -20,6 +20,8 @@ static const struct {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
     /* cl_khr_subgroups (runtime/api_kernel.c). */
     {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},
+    /* cl_khr_il_program (runtime/api_program.c), with LANES_SPIRV=1. */
+    {"clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR},
     /* cl_khr_suggested_local_work_size (runtime/api_ndrange.c). */
     {"clGetKernelSuggestedLocalWorkSizeKHR", (void *)clGetKernelSuggestedLocalWorkSizeKHR},
 };

@@ -374,6 +374,13 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
     return p;
 }
 
+/* cl_khr_il_program's name for it (listed with LANES_SPIRV=1, as the core function works). */
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il,
+                                                             size_t length, cl_int *errcode_ret)
+{
+    return clCreateProgramWithIL(context, il, length, errcode_ret);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
                                                                    cl_uint spec_id,
                                                                    size_t spec_size,

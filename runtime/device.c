@@ -6,6 +6,7 @@
 #include "platform.h"
 
 #include "../compiler/abi.h"
+#include "../compiler/frontend/spirv.h"
 #include "../compiler/host.h"
 #include "../compiler/width.h"
 #include "exec/exec.h"
@@ -151,18 +152,31 @@ static const cl_name_version half_extension = {CL_MAKE_VERSION(1, 0, 0), "cl_khr
 static const cl_name_version half_feature = {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"};
 
 /*
- * The list of items[0, count), and `extra` after them when not NULL (in a
- * copy made once for the process).
+ * SPIR-V programs through cl_khr_il_program's clCreateProgramWithILKHR
+ * (runtime/api_program.c, tests/api/test_spirv.c), listed only when
+ * LANES_SPIRV=1 turns SPIR-V on (compiler/frontend/spirv.h), as
+ * CL_DEVICE_IL_VERSION.
+ */
+static const cl_name_version il_extension = {CL_MAKE_VERSION(1, 0, 0), "cl_khr_il_program"};
+
+/*
+ * The list of items[0, count), and those of extra[0, n) that are not NULL
+ * after them (in a copy made once for the process).
  */
 static struct lanes_name_list list_with(const cl_name_version *items, size_t count,
-                                        const cl_name_version *extra)
+                                        const cl_name_version *const *extra, size_t n)
 {
-    cl_name_version *all = extra ? malloc((count + 1) * sizeof *all) : NULL;
+    size_t more = 0;
+    for (size_t i = 0; i < n; i++)
+        more += extra[i] != NULL;
+    cl_name_version *all = more ? malloc((count + more) * sizeof *all) : NULL;
     if (!all)
         return lanes_name_list_make(items, count);
     memcpy(all, items, count * sizeof *all);
-    all[count] = *extra;
-    return lanes_name_list_make(all, count + 1);
+    for (size_t i = 0; i < n; i++)
+        if (extra[i])
+            all[count++] = *extra[i];
+    return lanes_name_list_make(all, count);
 }
 
 /* 128 bits of FNV-1a over `text`: stable across processes and runs. */
@@ -304,16 +318,18 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     hash_uuid(dev->driver_uuid, "lanes-driver:" LANES_VERSION_STRING);
 
     size_t no_images = dev->images ? 0 : 1;
+    const cl_name_version *extra_extensions[] = {half ? &half_extension : NULL,
+                                                 lanes_spirv_enabled() ? &il_extension : NULL};
     dev->extensions = list_with(device_extensions,
                                 sizeof device_extensions / sizeof *device_extensions -
                                     no_images * IMAGE_EXTENSIONS,
-                                half ? &half_extension : NULL);
+                                extra_extensions, 2);
     dev->opencl_c_versions = lanes_name_list_make(opencl_c_versions, sizeof opencl_c_versions /
                                                                          sizeof *opencl_c_versions);
     dev->opencl_c_features =
         list_with(opencl_c_features,
                   sizeof opencl_c_features / sizeof *opencl_c_features - no_images * IMAGE_FEATURES,
-                  half ? &half_feature : NULL);
+                  (const cl_name_version *const[]){half ? &half_feature : NULL}, 1);
 }
 
 cl_device_id lanes_device_create_sub(cl_device_id parent, cl_uint compute_units,

@@ -399,6 +399,30 @@ static void device_queries(void **state)
         assert_int_equal(ils[i].version, CL_MAKE_VERSION(1, i, 0));
     }
 
+    /* cl_khr_il_program: listed, and its entry point makes the same program. */
+    char ext[8192];
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    assert_true(lanes_test_has_word(ext, "cl_khr_il_program"));
+    cl_platform_id platform;
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL),
+                     CL_SUCCESS);
+    clCreateProgramWithILKHR_fn with_il_khr =
+        (clCreateProgramWithILKHR_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clCreateProgramWithILKHR");
+    assert_non_null(with_il_khr);
+    size_t il_size;
+    char *il = read_file(LANES_TEST_SPIRV_FILE, &il_size);
+    cl_int khr_err;
+    cl_program p = with_il_khr(ctx, il, il_size, &khr_err);
+    assert_int_equal(khr_err, CL_SUCCESS);
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_IL_KHR, 0, NULL, &size), CL_SUCCESS);
+    assert_int_equal(size, il_size);
+    build_or_fail(p, NULL);
+    clReleaseProgram(p);
+    assert_null(with_il_khr(ctx, il, 3, &khr_err));
+    assert_int_equal(khr_err, CL_INVALID_VALUE);
+    free(il);
+
     unsetenv("LANES_SPIRV");
     assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof version, version, NULL),
                      CL_SUCCESS);
