@@ -6,6 +6,7 @@
  * reads, is reshaped into what the Clang bridge makes of the same kernel.
  */
 #include "spirv.h"
+#include "spirv_lower.h"
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
@@ -450,7 +451,17 @@ int lanes_spirv_translate(LLVMContextRef ctx, const void *il, size_t size, const
         return -1;
     }
     snprintf(path, sizeof path, "%s/in.spv", dir);
-    int rc = write_file(path, il, size);
+    /* SPIR-V 1.4 instructions the translator cannot read, rewritten (spirv_lower.c). */
+    uint32_t *aligned = malloc(size), *lowered = NULL;
+    size_t lowered_words = 0;
+    if (aligned) {
+        memcpy(aligned, il, size);
+        if (lanes_spirv_lower(aligned, size / 4, &lowered, &lowered_words) != 0)
+            lowered = NULL;
+    }
+    int rc = lowered ? write_file(path, lowered, lowered_words * 4) : write_file(path, il, size);
+    free(aligned);
+    free(lowered);
     if (rc != 0)
         lanes_log_append(log, "lanes: cannot write the SPIR-V module to a temporary file\n");
     if (rc == 0)

@@ -5,7 +5,8 @@
  * and llvm-spirv-15 (vector add, sub-group reduction and shuffle, local
  * memory and a barrier, built-ins on pointers), give the same bits as the same source built as
  * OpenCL C; the IL's checks, CL_PROGRAM_IL, a module the translator
- * refuses, and the device's IL queries with and without the switch.
+ * refuses, SPIR-V 1.4 instructions the driver rewrites for the translator,
+ * and the device's IL queries with and without the switch.
  */
 #include "kernel_fixture.h"
 
@@ -380,6 +381,43 @@ static void specialization_constants(void **state)
 #endif
 }
 
+/*
+ * SPIR-V 1.4 instructions the translator cannot read, rewritten by the
+ * driver (compiler/frontend/spirv_lower.c): spirv_14_lowered.spvasm.
+ */
+static void spirv_14_rewritten(void **state)
+{
+    (void)state;
+#ifndef LANES_TEST_SPIRV_14_FILE
+    print_message("skipped: spirv-as or llvm-spirv-15 was not found when the tests were built\n");
+    skip();
+#else
+    size_t il_size;
+    char *il = read_file(LANES_TEST_SPIRV_14_FILE, &il_size);
+    cl_program p = il_program(il, il_size);
+    free(il);
+    build_or_fail(p, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "lowered", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_uint out[10] = {0}, want[10] = {1, 1, 3, 0xfffffffdu, 7, 16, 42, 42, 42, 42};
+    cl_mem mo = buffer(sizeof out, out), ma = buffer(64, NULL);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof mo, &mo), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof ma, &ma), CL_SUCCESS);
+    size_t one = 1;
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(out[i], want[i]);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(ma);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+#endif
+}
+
 /* CL_DEVICE_IL_VERSION and CL_DEVICE_ILS_WITH_VERSION follow LANES_SPIRV, and so does the entry. */
 static void device_queries(void **state)
 {
@@ -444,6 +482,6 @@ int main(void)
         cmocka_unit_test(asynchronous_build),     cmocka_unit_test(binary_of_il),
         cmocka_unit_test(il_round_trip),          cmocka_unit_test(bad_il),
         cmocka_unit_test(translator_refuses),     cmocka_unit_test(specialization_constants),
-        cmocka_unit_test(device_queries)};
+        cmocka_unit_test(spirv_14_rewritten),     cmocka_unit_test(device_queries)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
