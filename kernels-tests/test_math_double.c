@@ -368,9 +368,11 @@ int main(void)
                 continue;
             }
             unsigned reported = 0;
+            /* The arc pi functions keep the sign of a zero (asinpi(-0) was +0: the CTS found it). */
+            bool signed_zero = mc->name[0] == 'a' && strstr(mc->name, "pi") != NULL;
             for (unsigned i = 0; i < COUNT; i++) {
                 long double want = kt_reference(mc, a[i], b[i], c[i]);
-                double err = ulp_error(r[i], want);
+                double err = kt_ulp_error_double(r[i], want, signed_zero);
                 if (isinf(mc->ulp))
                     continue;
                 if (err > worst[f])

@@ -20,9 +20,13 @@
 /*
  * x / pi: x times 1/pi in two parts, rounded once, so that the constant adds
  * no error of its own (x * MATH_1_PI carries the constant's error and rounds
- * once more: atanpi was 1.8 ulp at worst with a 0.7-ulp atan).
+ * once more: atanpi was 1.8 ulp at worst with a 0.7-ulp atan). With x's
+ * sign, for zeros too: double's low part is negative, and -0 + +0 is +0
+ * (asinpi(-0) was +0; the CTS's math_edge_cases).
  */
-#define BY_PI(n, x) __builtin_elementwise_fma((x), (VT(n))MATH_1_PI, (x)*MATH_1_PI_LO)
+#define BY_PI(n, x)                                                                                \
+    __builtin_elementwise_copysign(                                                                \
+        __builtin_elementwise_fma((x), (VT(n))MATH_1_PI, (x)*MATH_1_PI_LO), (x))
 
 /* The integer type of width n, and the bit casts to it and back. */
 #define IT(n) PASTE(MATH_I, n)
