@@ -34,8 +34,10 @@ static uint dot_uu(uint a, uint b)
 
 static int dot_ss(uint a, uint b)
 {
-    if (__lanes_vnni) // (a + 128) * b, less 128 * sum(b)
-        return __lanes_dpbusd(0, a ^ BIAS, b) - __lanes_dpbusd(0, ONES, b) * 128;
+    // a * (b + 128), less 128 * sum(a). The correction is on a: a loop over
+    // b (weights) against a fixed a (activations) computes it once.
+    if (__lanes_vnni)
+        return __lanes_dpbusd(0, b ^ BIAS, a) - __lanes_dpbusd(0, ONES, a) * 128;
     int4 p = convert_int4(as_char4(a)) * convert_int4(as_char4(b));
     return p.x + p.y + p.z + p.w;
 }
