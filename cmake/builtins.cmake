@@ -30,8 +30,9 @@ list(SORT LANES_BUILTINS_SOURCES)
 # under LANES_FP16), every atomics
 # feature and the work-group collectives (the
 # header-only features as macros, as compiler/frontend does for programs,
-# and the Khronos sub-group extensions, whose built-ins Clang's tables declare
-# when their macros are defined). -Wno-psabi: the
+# and the Khronos sub-group extensions, integer dot products and extended bit
+# operations, whose built-ins Clang's tables declare when their macros are
+# defined). -Wno-psabi: the
 # per-level ABI is the point, see above. The library is optimized lightly
 # (-O2 on its own); the program's O3 after linking does the rest.
 set(LANES_BUILTINS_CC1 -cc1 -triple x86_64-pc-linux-gnu
@@ -45,6 +46,8 @@ set(LANES_BUILTINS_CC1 -cc1 -triple x86_64-pc-linux-gnu
   -Dcl_khr_subgroup_ballot=1 -Dcl_khr_subgroup_non_uniform_arithmetic=1
   -Dcl_khr_subgroup_shuffle=1 -Dcl_khr_subgroup_shuffle_relative=1
   -Dcl_khr_subgroup_clustered_reduce=1 -Dcl_khr_subgroup_rotate=1
+  -Dcl_khr_integer_dot_product=1 -D__opencl_c_integer_dot_product_input_4x8bit=1
+  -D__opencl_c_integer_dot_product_input_4x8bit_packed=1 -Dcl_khr_extended_bit_ops=1
   -O2 -Wall -Werror -Wno-psabi -I ${src}/include -x cl)
 
 # The build tool that splits a linked library into small modules with a

@@ -4,9 +4,9 @@
 # libraries call but do not define (SLEEF's vector math). The other names
 # they may leave undefined are those the compiler lowers in every kernel
 # (the table of compiler/names.c): the work-item functions and the
-# work-group scratch, and barrier; and the math mode constants the link
-# defines (compiler/builtins.c).
-set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch|__lanes_(unsafe_math|finite_math))$")
+# work-group scratch, and barrier; and the math mode constants and the
+# host's __lanes_vnni, which the link defines (compiler/builtins.c).
+set(lowered "^(_Z[0-9]+get_[a-z_]+[jv]|_Z7barrierj|__lanes_wg_scratch|__lanes_(unsafe_math|finite_math|vnni))$")
 set(names)
 foreach(lib IN LISTS LIBS)
   execute_process(COMMAND ${NM} --undefined-only --format=just-symbols ${lib}

@@ -144,7 +144,7 @@ static int link_chunk(LLVMModuleRef m, const char *blob, uint32_t c, enum lanes_
     }
     char *error = NULL;
     /* A deferred function sharing the chunk stays a declaration in the first link. */
-    bool (*skip)(const char *, size_t) = phase == LANES_LINK_FIRST ? lanes_name_deferred : NULL;
+    bool (*skip)(const char *, size_t) = phase == LANES_LINK_FIRST ? lanes_name_linked_late : NULL;
     if (lanes_link_only_needed(m, lib, skip, &error) != 0) {
         char text[1024];
         snprintf(text, sizeof text, "lanes: linking the built-in library: %s\n",
@@ -243,6 +243,7 @@ enum {
     LANES_MATH_UNSAFE = 1, /* "approx-func-fp-math": relaxed accuracy (OpenCL C 7.4) */
     LANES_MATH_FINITE = 2, /* "no-nans-fp-math" and "no-infs-fp-math": no special values */
     LANES_MATH_DAZ = 4,    /* "denormal-fp-math-f32" not IEEE: float subnormals may flush */
+    LANES_MATH_VNNI = 8,   /* not the kernel's: the host's byte dot products (host.h) */
 };
 
 unsigned lanes_builtins_math_mode(LLVMValueRef kernel)
@@ -272,11 +273,15 @@ static const struct {
 } math_constants[] = {
     {"__lanes_unsafe_math", LANES_MATH_UNSAFE},
     {"__lanes_finite_math", LANES_MATH_FINITE},
+    {"__lanes_vnni", LANES_MATH_VNNI},
 };
 
 static void define_math_constants(LLVMModuleRef m, unsigned mode)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+    /* __lanes_vnni: the host's byte dot products (builtins/integer/dot.cl), a mode of the host. */
+    if (lanes_host()->vnni != LANES_VNNI_NONE)
+        mode |= LANES_MATH_VNNI;
     for (size_t i = 0; i < sizeof math_constants / sizeof *math_constants; i++) {
         LLVMValueRef g = LLVMGetNamedGlobal(m, math_constants[i].name);
         if (g && !LLVMIsDeclaration(g))
@@ -333,7 +338,7 @@ int lanes_builtins_link(LLVMModuleRef m, unsigned mode, enum lanes_link_phase ph
             long c = chunk_of(blob, name, length);
             if (c < 0 || (uint32_t)c >= num_chunks || names_has(&looked_up, name))
                 continue;
-            if (phase == LANES_LINK_FIRST && lanes_name_deferred(name, length))
+            if (phase == LANES_LINK_FIRST && lanes_name_linked_late(name, length))
                 continue;
             if (names_add(&looked_up, name) != 0) {
                 *log = strdup("lanes: out of memory linking the built-in library\n");

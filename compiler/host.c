@@ -71,6 +71,21 @@ static void detect(void)
         host.isa = LANES_ISA_GENERIC;
         host.vector_bytes = 16;
     }
+    /*
+     * LANES_VNNI=0 takes the generic code of the dot products (to measure
+     * the instructions' gain); the ISA key says so, so that the disk cache
+     * keeps the two apart.
+     */
+    const char *vnni = getenv("LANES_VNNI");
+    bool vnni_off = vnni && strcmp(vnni, "0") == 0;
+    if (vnni_off)
+        host.vnni = LANES_VNNI_NONE;
+    else if (host.isa == LANES_ISA_AVX512 && has_feature(f, "avx512vnni"))
+        host.vnni = LANES_VNNI_AVX512;
+    else if (has_feature(f, "avxvnni") && host.isa >= LANES_ISA_AVX2)
+        host.vnni = LANES_VNNI_AVX;
+    else
+        host.vnni = LANES_VNNI_NONE;
     unsigned char digest[32];
     struct lanes_sha256 h;
     lanes_sha256_init(&h);
@@ -79,6 +94,8 @@ static void detect(void)
     int n = snprintf(host.isa_key, sizeof host.isa_key, "%.60s/", host.cpu_name);
     for (int i = 0; i < 8 && n + 2 < (int)sizeof host.isa_key; i++)
         n += snprintf(host.isa_key + n, sizeof host.isa_key - (size_t)n, "%02x", digest[i]);
+    if (vnni_off && n + 9 < (int)sizeof host.isa_key)
+        snprintf(host.isa_key + n, sizeof host.isa_key - (size_t)n, "/novnni");
     LLVMDisposeMessage(name);
     host.features = f; /* kept for the process: asked for at every compile */
 }

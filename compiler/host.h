@@ -18,15 +18,23 @@ enum lanes_isa {
     LANES_ISA_AVX512,  /* AVX-512 F, BW, DQ, VL */
 };
 
+/* Byte dot products in hardware (vpdpbusd), at the widest register they take. */
+enum lanes_vnni {
+    LANES_VNNI_NONE,
+    LANES_VNNI_AVX,    /* AVX-VNNI: 256-bit vectors */
+    LANES_VNNI_AVX512, /* AVX-512 VNNI with VL: 512-bit vectors (and 256) */
+};
+
 struct lanes_host {
     char cpu_name[64]; /* LLVM's name, e.g. "sapphirerapids" */
     enum lanes_isa isa;
     unsigned vector_bytes; /* widest native vector register */
     bool fma;              /* fused multiply-add in hardware */
     bool f16c;             /* half <-> float conversions in hardware */
-    bool avx512fp16;  /* half arithmetic in hardware (AVX-512 FP16), used: LANES_FP16_NATIVE=1 */
-    char isa_key[96]; /* CPU name and a digest of its features: code built for one key
-                         runs on any host with the same key */
+    bool avx512fp16; /* half arithmetic in hardware (AVX-512 FP16), used: LANES_FP16_NATIVE=1 */
+    enum lanes_vnni vnni; /* byte dot products in hardware; LANES_VNNI=0 forces none */
+    char isa_key[96];     /* CPU name and a digest of its features: code built for one key
+                             runs on any host with the same key */
     const char *features; /* LLVM's feature string of the host ("+avx2,-avx512f,..."), kept */
 };
 

@@ -113,3 +113,18 @@ bool lanes_name_deferred(const char *name, size_t length)
             return false;
     return true;
 }
+
+bool lanes_name_dot_form(const char *name, size_t length)
+{
+    static const char dot[] = "__lanes_dpbusd";
+    size_t n = 0;
+    const char *id = lanes_mangled_identifier(name, length, &n);
+    /* __lanes_dpbusd, or __lanes_dpbusds */
+    return id && (n == sizeof dot - 1 || (n == sizeof dot && id[n - 1] == 's')) &&
+           memcmp(id, dot, sizeof dot - 1) == 0;
+}
+
+bool lanes_name_linked_late(const char *name, size_t length)
+{
+    return lanes_name_deferred(name, length) || lanes_name_dot_form(name, length);
+}

@@ -70,4 +70,15 @@ const char *lanes_mangled_identifier(const char *name, size_t length, size_t *n)
  */
 bool lanes_name_deferred(const char *name, size_t length);
 
+/*
+ * True for the library's byte dot products of one dword, __lanes_dpbusd and
+ * __lanes_dpbusds (builtins/integer/dot.cl), which the vectorizer maps to
+ * the host's VNNI instructions: like the deferred family, left out of the
+ * first link.
+ */
+bool lanes_name_dot_form(const char *name, size_t length);
+
+/* True for a name the first link leaves out: deferred, or a dot form. */
+bool lanes_name_linked_late(const char *name, size_t length);
+
 #endif

@@ -334,6 +334,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
         const cl_uchar luid[CL_LUID_SIZE_KHR] = {0};
         return lanes_info(out, luid, sizeof luid);
     }
+    /* Both forms in every mix of signedness (builtins/integer/dot.cl). */
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+        return LANES_INFO(out, cl_device_integer_dot_product_capabilities_khr,
+                          CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                              CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+    /* One code for both: the uchar4/char4 form is the packed one on as_uint. */
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR:
+        return lanes_info(out, &d->dot_product_accel, sizeof d->dot_product_accel);
     case CL_DEVICE_SUB_GROUP_SIZES_INTEL:
         return lanes_info(out, d->sub_group_sizes, d->num_sub_group_sizes * sizeof(size_t));
     }

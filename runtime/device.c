@@ -65,6 +65,15 @@ static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(0, 0, 0), "cl_intel_required_subgroup_size"},
     {CL_MAKE_VERSION(0, 0, 0), "cl_intel_subgroup_buffer_prefetch"},
     /*
+     * Byte dot products (builtins/integer/dot.cl, VNNI where the host has it:
+     * compiler/vectorize/vz_dot.c; kernels-tests/test_dot_product.c, CTS
+     * test_integer_ops integer_dot_product) and the extended bit operations
+     * (builtins/integer/bit_ops.cl; kernels-tests/test_bit_ops.c, CTS
+     * test_integer_ops extended_bit_ops_*).
+     */
+    {CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_bit_ops"},
+    /*
      * cl_khr_subgroups: the sub-group functions, clGetKernelSubGroupInfoKHR
      * (runtime/api_kernel.c) and independent forward progress between the
      * sub-groups of a work-group, which run in turns on one worker: a
@@ -128,6 +137,9 @@ static const cl_name_version opencl_c_features[] = {
      * (builtins/subgroup/, kernels-tests/test_subgroups.c, CTS test_subgroups).
      */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+    /* Byte dot products, with cl_khr_integer_dot_product above. */
+    {CL_MAKE_VERSION(2, 0, 0), "__opencl_c_integer_dot_product_input_4x8bit"},
+    {CL_MAKE_VERSION(2, 0, 0), "__opencl_c_integer_dot_product_input_4x8bit_packed"},
     /*
      * Last, listed only when the device supports images: the image
      * built-ins, read_write images and 3D image writes
@@ -310,6 +322,21 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     dev->half_fp_config =
         half ? CL_FP_FMA | CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST : 0;
     dev->num_sub_group_sizes = lanes_sub_group_sizes(dev->sub_group_sizes);
+    /*
+     * With VNNI, vpdpbusd multiplies unsigned by signed bytes in one
+     * instruction and vpdpbusds saturates the accumulation as the mixed
+     * dot_acc_sat does; the signed and unsigned forms take two of them and a
+     * correction (builtins/integer/dot.cl). bench/bench_dot measures each.
+     */
+    bool vnni = h->vnni != LANES_VNNI_NONE;
+    dev->dot_product_accel = (cl_device_integer_dot_product_acceleration_properties_khr){
+        .signed_accelerated = vnni,
+        .unsigned_accelerated = vnni,
+        .mixed_signedness_accelerated = vnni,
+        .accumulating_saturating_signed_accelerated = vnni,
+        .accumulating_saturating_unsigned_accelerated = vnni,
+        .accumulating_saturating_mixed_signedness_accelerated = vnni,
+    };
 
     char id[512], machine_id[64];
     read_machine_id(machine_id, sizeof machine_id);

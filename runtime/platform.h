@@ -70,6 +70,8 @@ struct _cl_device_id {
     cl_device_fp_config double_fp_config;
     /* 0 unless LANES_FP16=1 turns half precision on (device.c). */
     cl_device_fp_config half_fp_config;
+    /* Which byte dot products the host's VNNI makes faster (cl_khr_integer_dot_product). */
+    cl_device_integer_dot_product_acceleration_properties_khr dot_product_accel;
     /* Sub-group widths the compiler offers; none until the vectorizer runs. */
     size_t sub_group_sizes[3];
     cl_uint num_sub_group_sizes;

@@ -172,7 +172,12 @@ arg_vector header_only_feature_defines(const arg_vector &caller)
 {
     static const char *const header_only[] = {
         "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-        "__opencl_c_work_group_collective_functions", "__opencl_c_read_write_images"};
+        "__opencl_c_work_group_collective_functions", "__opencl_c_read_write_images",
+        // Clang 19 defines neither these extensions' macros nor their
+        // features' on any target but SPIR, at any version; its tables
+        // declare the built-ins when the macros are defined.
+        "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+        "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_khr_extended_bit_ops"};
     constexpr size_t count = sizeof header_only / sizeof *header_only;
     const std::vector<bool> on = cl_ext_state(caller, header_only, count);
     arg_vector defines;
@@ -269,9 +274,13 @@ class emit_action : public clang::EmitLLVMOnlyAction
 // Extensions of other drivers' programs whose pragma Clang 19 does not know
 // (it knows cl_intel_subgroups and cl_intel_subgroups_short): accepted,
 // when -cl-ext turns them on, at every OpenCL C version.
-constexpr const char *pragma_only_extensions[] = {
-    "cl_intel_subgroups_char", "cl_intel_subgroups_long", "cl_intel_subgroup_local_block_io",
-    "cl_intel_required_subgroup_size", "cl_intel_subgroup_buffer_prefetch"};
+constexpr const char *pragma_only_extensions[] = {"cl_intel_subgroups_char",
+                                                  "cl_intel_subgroups_long",
+                                                  "cl_intel_subgroup_local_block_io",
+                                                  "cl_intel_required_subgroup_size",
+                                                  "cl_intel_subgroup_buffer_prefetch",
+                                                  "cl_khr_integer_dot_product",
+                                                  "cl_khr_extended_bit_ops"};
 
 // Those of them the caller's -cl-ext turns on, for a program of OpenCL C 2.0 or later.
 std::vector<std::string> subgroup_extensions_on(const clang::CompilerInstance &ci,

@@ -191,4 +191,11 @@ LLVMValueRef vz_function(struct vz *v, const char *name, LLVMTypeRef t);
  */
 bool vz_math_form(const char *name, unsigned w, char *out, size_t size, unsigned *chunk);
 
+/*
+ * The vector form of a call of the library's byte dot product of one dword
+ * `name` (vz_dot.c): in *intrinsic, the host's VNNI instruction on *chunk
+ * dwords (a divisor of w); false when the host has none or w is narrower.
+ */
+bool vz_dot_form(const char *name, unsigned w, const char **intrinsic, unsigned *chunk);
+
 #endif

@@ -2,7 +2,8 @@
 /*
  * The widening's call resolver (vz_widen.h): the vector form of a call,
  * chosen by its callee: an elementwise intrinsic on vectors, SLEEF's vector
- * math (vz_math.c), one call of a sub-group function's vector form
+ * math (vz_math.c), the host's VNNI byte dot products (vz_dot.c), one call
+ * of a sub-group function's vector form
  * (vz_subgroup.c); anything else runs once per active lane. vz_widen_call is
  * its one entry, used by the dispatch (vz_widen.c): the seam where the
  * vector forms of further built-ins (images, half) plug in.
@@ -168,6 +169,43 @@ static LLVMValueRef widen_math_call(struct vz *v, LLVMValueRef i, LLVMValueRef f
     return r;
 }
 
+/*
+ * A call of the library's byte dot product of one dword (vz_dot.c): the
+ * host's VNNI instruction on the lanes' dwords, w / chunk times. Every lane
+ * computes; an inactive lane's operands are frozen (they may be poison).
+ * NULL when the call is not one or the host has no such instruction.
+ */
+static LLVMValueRef widen_dot_call(struct vz *v, LLVMValueRef i, const char *name)
+{
+    const char *intrinsic = NULL;
+    unsigned chunk = 0;
+    if (LLVMGetNumArgOperands(i) != 3 || !vz_dot_form(name, v->w, &intrinsic, &chunk))
+        return NULL;
+    unsigned id = LLVMLookupIntrinsicID(intrinsic, strlen(intrinsic));
+    if (!id)
+        return NULL;
+    for (unsigned k = 0; k < 3; k++)
+        if (LLVMTypeOf(LLVMGetOperand(i, k)) != v->i32)
+            return NULL;
+    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(v->m, id, NULL, 0);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(v->ctx, id, NULL, 0);
+    LLVMValueRef ops[3];
+    for (unsigned k = 0; k < 3; k++) {
+        ops[k] = vz_vector(v, LLVMGetOperand(i, k));
+        if (vz_mask(v))
+            ops[k] = LLVMBuildFreeze(v->b, ops[k], "");
+    }
+    unsigned slices = v->w / chunk;
+    LLVMValueRef parts[slices];
+    for (unsigned s = 0; s < slices; s++) {
+        LLVMValueRef args[3];
+        for (unsigned k = 0; k < 3; k++)
+            args[k] = slices > 1 ? vz_slice(v, ops[k], s * chunk, chunk) : ops[k];
+        parts[s] = LLVMBuildCall2(v->b, ft, decl, args, 3, "");
+    }
+    return vz_concat(v, parts, slices, chunk);
+}
+
 static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
 {
     const char *name = NULL;
@@ -190,6 +228,9 @@ static LLVMValueRef widen_call(struct vz *v, LLVMValueRef i)
     LLVMValueRef math = widen_math_call(v, i, f, name);
     if (math)
         return math;
+    LLVMValueRef dot = widen_dot_call(v, i, name);
+    if (dot)
+        return dot;
     /*
      * Only the active lanes call, pure functions too: an inactive lane's
      * arguments are garbage, and a library function may take its time on

@@ -2,6 +2,10 @@
 /* The device through the loader: every OpenCL 3.0 query, its errors, and the machine's truth. */
 #include "common.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define ARRAY (~(size_t)0) /* a query whose answer has a variable size */
@@ -126,6 +130,12 @@ static const struct {
     {CL_DEVICE_LUID_VALID_KHR, sizeof(cl_bool)},
     {CL_DEVICE_LUID_KHR, CL_LUID_SIZE_KHR},
     {CL_DEVICE_NODE_MASK_KHR, sizeof(cl_uint)},
+    {CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR,
+     sizeof(cl_device_integer_dot_product_capabilities_khr)},
+    {CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR,
+     sizeof(cl_device_integer_dot_product_acceleration_properties_khr)},
+    {CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR,
+     sizeof(cl_device_integer_dot_product_acceleration_properties_khr)},
 };
 
 static void every_query_answers(void **state)
@@ -302,9 +312,10 @@ static void capability_lists(void **state)
      * variables (kernels-tests/test_globals.c), work-group collectives
      * (kernels-tests/test_collectives.c), the generic address space
      * (kernels-tests/test_generic.c), sub-groups (kernels-tests/test_subgroups.c),
-     * images, read_write images and 3D image writes (kernels-tests/test_images.c).
+     * images, read_write images and 3D image writes (kernels-tests/test_images.c),
+     * byte dot products (kernels-tests/test_dot_product.c).
      */
-    cl_name_version features[16];
+    cl_name_version features[24];
     assert_int_equal(
         clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &size),
         CL_SUCCESS);
@@ -320,7 +331,9 @@ static void capability_lists(void **state)
                                    "__opencl_c_subgroups",
                                    "__opencl_c_images",
                                    "__opencl_c_read_write_images",
-                                   "__opencl_c_3d_image_writes"};
+                                   "__opencl_c_3d_image_writes",
+                                   "__opencl_c_integer_dot_product_input_4x8bit",
+                                   "__opencl_c_integer_dot_product_input_4x8bit_packed"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
@@ -410,6 +423,83 @@ static void capability_lists(void **state)
     free(ext);
 }
 
+/* True when /proc/cpuinfo lists `flag` among the first CPU's flags. */
+static bool cpu_has_flag(const char *flag)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[8192];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0) {
+            found = lanes_test_has_word(strchr(line, ':') ? strchr(line, ':') + 1 : line, flag);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Version of `name` in the list, or 0 when it is not there. */
+static cl_version version_in(const cl_name_version *list, size_t count, const char *name)
+{
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(list[k].name, name) == 0)
+            return list[k].version;
+    return 0;
+}
+
+/*
+ * cl_khr_integer_dot_product 2.0 (kernels-tests/test_dot_product.c): both
+ * input forms, their features, and acceleration exactly where the host has
+ * VNNI (AVX-512 VNNI with VL, or AVX-VNNI); cl_khr_extended_bit_ops
+ * (kernels-tests/test_bit_ops.c).
+ */
+static void integer_dot_product(void **state)
+{
+    (void)state;
+    cl_device_id dev = lanes_test_device();
+    char *ext = lanes_test_device_string(dev, CL_DEVICE_EXTENSIONS);
+    assert_true(lanes_test_has_word(ext, "cl_khr_integer_dot_product"));
+    assert_true(lanes_test_has_word(ext, "cl_khr_extended_bit_ops"));
+    free(ext);
+    cl_name_version list[64];
+    size_t size;
+    assert_int_equal(
+        clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof list, list, &size),
+        CL_SUCCESS);
+    size_t count = size / sizeof *list;
+    assert_int_equal(version_in(list, count, "cl_khr_integer_dot_product"),
+                     CL_MAKE_VERSION(2, 0, 0));
+    assert_int_equal(version_in(list, count, "cl_khr_extended_bit_ops"), CL_MAKE_VERSION(1, 0, 0));
+    assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof list, list, &size),
+                     CL_SUCCESS);
+    count = size / sizeof *list;
+    assert_true(version_in(list, count, "__opencl_c_integer_dot_product_input_4x8bit") != 0);
+    assert_true(version_in(list, count, "__opencl_c_integer_dot_product_input_4x8bit_packed") != 0);
+
+    cl_device_integer_dot_product_capabilities_khr caps;
+    GET(dev, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR, caps);
+    assert_int_equal(caps, CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                               CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+    const char *vnni_env = getenv("LANES_VNNI");
+    bool vnni =
+        !(vnni_env && strcmp(vnni_env, "0") == 0) &&
+        ((cpu_has_flag("avx512_vnni") && cpu_has_flag("avx512vl")) || cpu_has_flag("avx_vnni"));
+    const cl_device_info accel[] = {
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR,
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR};
+    for (size_t k = 0; k < 2; k++) {
+        cl_device_integer_dot_product_acceleration_properties_khr p;
+        GET(dev, accel[k], p);
+        assert_int_equal(p.signed_accelerated, vnni);
+        assert_int_equal(p.unsigned_accelerated, vnni);
+        assert_int_equal(p.mixed_signedness_accelerated, vnni);
+        assert_int_equal(p.accumulating_saturating_signed_accelerated, vnni);
+        assert_int_equal(p.accumulating_saturating_unsigned_accelerated, vnni);
+        assert_int_equal(p.accumulating_saturating_mixed_signedness_accelerated, vnni);
+    }
+}
+
 static void uuids_are_stable(void **state)
 {
     (void)state;
@@ -492,6 +582,7 @@ int main(void)
         cmocka_unit_test(vector_widths),       cmocka_unit_test(capability_lists),
         cmocka_unit_test(uuids_are_stable),    cmocka_unit_test(device_ids_by_type),
         cmocka_unit_test(query_errors),        cmocka_unit_test(timers),
+        cmocka_unit_test(integer_dot_product),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
