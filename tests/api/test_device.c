@@ -313,7 +313,8 @@ static void capability_lists(void **state)
      * (kernels-tests/test_collectives.c), the generic address space
      * (kernels-tests/test_generic.c), sub-groups (kernels-tests/test_subgroups.c),
      * images, read_write images and 3D image writes (kernels-tests/test_images.c),
-     * byte dot products (kernels-tests/test_dot_product.c).
+     * byte dot products (kernels-tests/test_dot_product.c), half precision
+     * (kernels-tests/test_half.c, listed with LANES_FP16=1).
      */
     cl_name_version features[24];
     assert_int_equal(
@@ -333,7 +334,8 @@ static void capability_lists(void **state)
                                    "__opencl_c_read_write_images",
                                    "__opencl_c_3d_image_writes",
                                    "__opencl_c_integer_dot_product_input_4x8bit",
-                                   "__opencl_c_integer_dot_product_input_4x8bit_packed"};
+                                   "__opencl_c_integer_dot_product_input_4x8bit_packed",
+                                   "__opencl_c_fp16"};
     for (size_t k = 0; k < size / sizeof *features; k++) {
         int known = 0;
         for (size_t t = 0; t < sizeof tested / sizeof *tested; t++)
