@@ -27,7 +27,7 @@ list(SORT LANES_BUILTINS_SOURCES)
 # generic address space so that both the named and the generic overloads
 # can be defined, double (cl_khr_fp64, __opencl_c_fp64) and half (cl_khr_fp16,
 # __opencl_c_fp16: the overloads a program sees when the device offers half,
-# under LANES_FP16), every atomics
+# unless LANES_FP16=0), every atomics
 # feature and the work-group collectives (the
 # header-only features as macros, as compiler/frontend does for programs,
 # and the Khronos sub-group extensions, integer dot products and extended bit

@@ -198,7 +198,7 @@ int main(void)
 {
     kt_setup();
     char *full = kt_format("%s%s", kt_preamble(), source);
-    /* half under cl_khr_fp16 (LANES_FP16=1, set for this test by CMakeLists.txt). */
+    /* half under cl_khr_fp16 (on by default; CMakeLists.txt sets LANES_FP16=1 for this test). */
     size_t num_types = kt_has_extension("cl_khr_fp16") ? NUM_TYPES : NUM_TYPES - 1;
     for (size_t w = 0; w < KT_NUM_WIDTHS; w++) {
         unsigned n = kt_widths[w];

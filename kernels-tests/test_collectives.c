@@ -427,7 +427,7 @@ int main(void)
         KT_FAIL("CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT is false");
     for (enum type t = INT; t <= DOUBLE; t++)
         run_type(t);
-    /* half under cl_khr_fp16 (LANES_FP16=1, set for this test by CMakeLists.txt). */
+    /* half under cl_khr_fp16 (on by default; CMakeLists.txt sets LANES_FP16=1 for this test). */
     if (kt_has_extension("cl_khr_fp16"))
         run_type(HALF);
     else

@@ -22,9 +22,9 @@
  * Inputs: every special value (zeros, denormals, the largest finite,
  * infinities, NaNs) against each other, then random bit patterns.
  *
- * The device offers half only under LANES_FP16=1 (docs/environment.md),
- * which CMakeLists.txt sets for this test; without it the test checks that
- * nothing of half is advertised.
+ * The device offers half unless LANES_FP16=0 (docs/environment.md); with
+ * it off (or on a host without F16C) the test checks that nothing of half
+ * is advertised.
  */
 #include "kt_math.h"
 

@@ -368,7 +368,8 @@ int main(void)
                 continue;
             }
             unsigned reported = 0;
-            /* The arc pi functions keep the sign of a zero (asinpi(-0) was +0: the CTS found it). */
+            /* The arc pi functions keep the sign of a zero (asinpi(-0) was +0: the CTS found it).
+             */
             bool signed_zero = mc->name[0] == 'a' && strstr(mc->name, "pi") != NULL;
             for (unsigned i = 0; i < COUNT; i++) {
                 long double want = kt_reference(mc, a[i], b[i], c[i]);

@@ -1247,7 +1247,7 @@ int main(void)
     /* Sub-groups without any of their extensions: they are expected by now. */
     if (!any)
         KT_FAIL("the device lists __opencl_c_subgroups but none of the eight sub-group extensions");
-    /* half under cl_khr_fp16 (LANES_FP16=1, set for this test by CMakeLists.txt). */
+    /* half under cl_khr_fp16 (on by default; CMakeLists.txt sets LANES_FP16=1 for this test). */
     bool half = kt_has_extension("cl_khr_fp16");
     if (!half)
         printf("skip half: no cl_khr_fp16\n");

@@ -155,10 +155,10 @@ static const cl_name_version opencl_c_features[] = {
 
 /*
  * Half precision (builtins/math/math_half.cl and the half overloads of the
- * other families; kernels-tests/test_half.c), listed only when LANES_FP16=1
- * asks for it: issue 32 is not finished (the CTS has not run with it, nor
- * has a host with AVX-512 FP16), and an extension is advertised only once
- * it works.
+ * other families; kernels-tests/test_half.c, the CTS's test_half and the
+ * half cases of its other suites), on hosts with F16C unless LANES_FP16=0
+ * turns it off. Computed in float, each operation rounded once to half
+ * (compiler/width.c), also on AVX-512 FP16 hosts unless LANES_FP16_NATIVE=1.
  */
 static const cl_name_version half_extension = {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"};
 static const cl_name_version half_feature = {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"};
@@ -306,8 +306,9 @@ void lanes_device_init_root(cl_device_id dev, cl_platform_id platform)
     dev->constant_buffer_size = 64u << 20;
     set_image_limits(dev);
 
-    /* A development switch until issue 32 is done (docs/environment.md). */
-    bool half = lanes_env_flag("LANES_FP16") && lanes_half_arithmetic() != LANES_HALF_NONE;
+    /* Half precision unless LANES_FP16=0 (docs/environment.md). */
+    bool half = (!getenv("LANES_FP16") || lanes_env_flag("LANES_FP16")) && /* on by default */
+                lanes_half_arithmetic() != LANES_HALF_NONE;
     set_vector_widths(dev, h->vector_bytes, half);
     dev->single_fp_config =
         CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | (h->fma ? CL_FP_FMA : 0);

@@ -68,7 +68,7 @@ struct _cl_device_id {
     cl_uint native_width[LANES_NUM_SCALARS];
     cl_device_fp_config single_fp_config;
     cl_device_fp_config double_fp_config;
-    /* 0 unless LANES_FP16=1 turns half precision on (device.c). */
+    /* 0 without half precision: no F16C, or LANES_FP16=0 (device.c). */
     cl_device_fp_config half_fp_config;
     /* Which byte dot products the host's VNNI makes faster (cl_khr_integer_dot_product). */
     cl_device_integer_dot_product_acceleration_properties_khr dot_product_accel;

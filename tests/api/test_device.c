@@ -314,7 +314,7 @@ static void capability_lists(void **state)
      * (kernels-tests/test_generic.c), sub-groups (kernels-tests/test_subgroups.c),
      * images, read_write images and 3D image writes (kernels-tests/test_images.c),
      * byte dot products (kernels-tests/test_dot_product.c), half precision
-     * (kernels-tests/test_half.c, listed with LANES_FP16=1).
+     * (kernels-tests/test_half.c; off with LANES_FP16=0).
      */
     cl_name_version features[24];
     assert_int_equal(
