@@ -67,7 +67,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 /*
  * The constant bit of a mask shuffle's constant operand `c` at `index`
@@ -294,12 +293,10 @@ static void constants_off_chains(LLVMBuilderRef b, LLVMValueRef f)
 }
 
 /* lower_canonicalize above: `i`, a call of llvm.canonicalize, as a select that quiets a NaN. */
-static void lower_canonicalize(LLVMBuilderRef b, LLVMValueRef i)
+static void lower_canonicalize(LLVMBuilderRef b, LLVMValueRef i, unsigned canonicalize)
 {
     LLVMValueRef callee = LLVMGetCalledValue(i);
-    size_t len = 0;
-    const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : NULL;
-    if (!name || len < 18 || strncmp(name, "llvm.canonicalize.", 18) != 0)
+    if (!callee || !LLVMIsAFunction(callee) || LLVMGetIntrinsicID(callee) != canonicalize)
         return;
     LLVMTypeRef t = LLVMTypeOf(i), e = t;
     unsigned lanes = 0;
@@ -336,6 +333,7 @@ static void lower_canonicalize(LLVMBuilderRef b, LLVMValueRef i)
 
 void lanes_llvm19_workarounds(LLVMModuleRef m)
 {
+    unsigned canonicalize = LLVMLookupIntrinsicID("llvm.canonicalize", 17);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         LLVMValueRef slots[65] = {0};
@@ -345,7 +343,7 @@ void lanes_llvm19_workarounds(LLVMModuleRef m)
                 if (LLVMGetInstructionOpcode(i) == LLVMShuffleVector)
                     rewrite_mask_shuffle(b, i);
                 else if (LLVMGetInstructionOpcode(i) == LLVMCall)
-                    lower_canonicalize(b, i);
+                    lower_canonicalize(b, i, canonicalize);
                 else if (!load_mask_through_memory(b, i, slots))
                     drop_redundant_conjunct(i);
             }

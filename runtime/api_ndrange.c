@@ -244,9 +244,17 @@ static void ndrange_cleanup(cl_event cmd)
         lanes_jit_release(nd->code[c]);
 }
 
-/* Every argument set and every buffer one still alive; `formats` gets the images' formats. */
-static cl_int check_args(cl_kernel kernel, struct lanes_image_format_spec *formats)
+/*
+ * A live queue and kernel of one context, every argument set and every
+ * buffer one still alive; `formats` gets the images' formats.
+ */
+static cl_int check_launch(cl_command_queue queue, cl_kernel kernel,
+                           struct lanes_image_format_spec *formats)
 {
+    LANES_CHECK(lanes_queue_valid(queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
+    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
+    LANES_CHECK(kernel->program->context == queue->context, CL_INVALID_CONTEXT,
+                "the kernel and the queue belong to different contexts");
     pthread_mutex_lock(&kernel->lock);
     bool all_set = true, all_live = true;
     for (size_t i = 0; i < kernel->info->num_args; i++) {
@@ -274,12 +282,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
     const size_t *global_work_offset, const size_t *global_work_size,
     size_t *suggested_local_work_size)
 {
-    LANES_CHECK(lanes_queue_valid(command_queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
-    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
-    LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
-                "the kernel and the queue belong to different contexts");
     struct lanes_image_format_spec formats[LANES_SPEC_IMAGE_ARGS] = {0};
-    cl_int err = check_args(kernel, formats);
+    cl_int err = check_launch(command_queue, kernel, formats);
     if (err != CL_SUCCESS)
         return err;
     LANES_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION,
@@ -301,13 +305,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    LANES_CHECK(lanes_queue_valid(command_queue), CL_INVALID_COMMAND_QUEUE, "not a live queue");
-    LANES_CHECK(lanes_kernel_valid(kernel), CL_INVALID_KERNEL, "not a live kernel");
-    LANES_CHECK(kernel->program->context == command_queue->context, CL_INVALID_CONTEXT,
-                "the kernel and the queue belong to different contexts");
     /* The launchers are compiled for the formats of the images (compiler/image_formats.c). */
     struct lanes_image_format_spec formats[LANES_SPEC_IMAGE_ARGS] = {0};
-    cl_int err = check_args(kernel, formats);
+    cl_int err = check_launch(command_queue, kernel, formats);
     if (err != CL_SUCCESS)
         return err;
     size_t local[3];
