@@ -21,11 +21,10 @@
  *    a sample of rows); HALF=2 rounds every step to half, so it is checked by
  *    its relative error (Frobenius norm, under 5%: a wrong kernel is near 100%).
  */
-#include "bench_common.h"
+#include "bench_sgemm.h"
 #include "sgemm_kernel.h"
 
 #include <CL/cl_ext.h>
-#include <dlfcn.h>
 #include <math.h>
 
 enum { RUNS = 5, SIZE = 2048, LOOP_STEPS = 256 };
@@ -62,10 +61,6 @@ static const char *math_src =
     "#pragma OPENCL FP_CONTRACT OFF\n" MATH_KERNELS("half", "h_") MATH_KERNELS("float", "f_")
         LOOP_KERNEL("half", "h_") LOOP_KERNEL("float", "f_");
 
-/* cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ...) */
-typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
-                               const float *, int, float, float *, int);
-
 static double gflops(double seconds)
 {
     return 2.0 * SIZE * SIZE * SIZE / seconds / 1e9;
@@ -73,22 +68,11 @@ static double gflops(double seconds)
 
 static double openblas(const float *a, const float *b, float *c)
 {
-    void *lib = dlopen("libopenblas.so.0", RTLD_NOW);
-    cblas_sgemm_fn sgemm = lib ? (cblas_sgemm_fn)dlsym(lib, "cblas_sgemm") : NULL;
-    if (!sgemm) {
-        printf("  %-40s not installed (Debian: libopenblas0)\n", "OpenBLAS cblas_sgemm");
-        return 0;
+    double g = bench_openblas_sgemm(a, b, c, SIZE, RUNS);
+    if (g > 0) {
+        printf("  %-40s %7.1f GFLOP/s\n", "OpenBLAS cblas_sgemm (float)", g);
+        bench_result("half", "gemm 2048^3", "OpenBLAS sgemm", g, "GFLOP/s");
     }
-    double t[RUNS];
-    for (int r = -1; r < RUNS; r++) {
-        double t0 = bench_now_us();
-        sgemm(101, 111, 111, SIZE, SIZE, SIZE, 1.0f, a, SIZE, b, SIZE, 0.0f, c, SIZE);
-        if (r >= 0)
-            t[r] = (bench_now_us() - t0) / 1e6;
-    }
-    double g = gflops(bench_median(t, RUNS));
-    printf("  %-40s %7.1f GFLOP/s\n", "OpenBLAS cblas_sgemm (float)", g);
-    bench_result("half", "gemm 2048^3", "OpenBLAS sgemm", g, "GFLOP/s");
     return g;
 }
 
@@ -192,23 +176,6 @@ static void math(const struct bench_target *t, cl_context ctx, cl_command_queue 
     clReleaseProgram(p);
 }
 
-/* The float or HALF=1 product against `ref` (OpenBLAS's) exactly, else a sample of rows. */
-static int wrong(const float *c, const float *ref, const float *a, const float *b)
-{
-    for (int r = 0; r < SIZE; r += ref ? 1 : 97)
-        for (int col = 0; col < SIZE; col++) {
-            float want = 0.0f;
-            if (ref)
-                want = ref[(size_t)r * SIZE + col];
-            else
-                for (int k = 0; k < SIZE; k++)
-                    want += a[(size_t)r * SIZE + k] * b[(size_t)k * SIZE + col];
-            if (c[(size_t)r * SIZE + col] != want)
-                return 1;
-        }
-    return 0;
-}
-
 /* HALF=2's relative error (Frobenius) against the exact product, on a sample of rows. */
 static double half_error(const half_t *c, const float *a, const float *b)
 {
@@ -279,7 +246,7 @@ static void gemm(const struct bench_target *t, cl_context ctx, cl_command_queue 
             snprintf(name, sizeof name, "%.20s %u lanes, %s", t->name, sg, kinds[kind]);
             printf("  %-52s ", name);
             double error = kind == 2 ? half_error((const half_t *)c, a, b) : 0;
-            if (kind == 2 ? !(error < 0.05) : wrong(c, ref, a, b)) {
+            if (kind == 2 ? !(error < 0.05) : bench_sgemm_wrong(c, ref, a, b, SIZE)) {
                 printf("MISMATCH (relative error %.3g)\n", error);
             } else {
                 char what[64];
@@ -319,10 +286,7 @@ int main(void)
     /* The loop's inputs: [0.5, 2) keeps v = v / 2 + 1 / 2 there. */
     for (size_t i = 0; i < LOOP_N; i++)
         l[i] = 0.5f + (float)(i % 3) * 0.5f;
-    for (size_t i = 0; i < n; i++) {
-        a[i] = (float)((int)(i * 7 % 17) - 8) / 8.0f;
-        b[i] = (float)((int)(i * 5 % 13) - 6) / 8.0f;
-    }
+    bench_sgemm_inputs(a, b, SIZE);
     printf("half beside float, median of %d\n", RUNS);
     double blas = openblas(a, b, ref);
     struct bench_target t[8];

@@ -14,16 +14,12 @@
  * OpenBLAS's where it ran (else on a sample of rows against a loop in C).
  */
 #include "bench_peak.h"
+#include "bench_sgemm.h"
 #include "sgemm_kernel.h"
 
 #include <CL/cl_ext.h>
-#include <dlfcn.h>
 
 enum { RUNS = 5, SIZE = 2048 };
-
-/* cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ...) */
-typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
-                               const float *, int, float, float *, int);
 
 static double gflops(double seconds)
 {
@@ -33,20 +29,9 @@ static double gflops(double seconds)
 /* OpenBLAS's figure (0 if it is not installed), leaving its C in `c`. */
 static double openblas(const float *a, const float *b, float *c)
 {
-    void *lib = dlopen("libopenblas.so.0", RTLD_NOW);
-    cblas_sgemm_fn sgemm = lib ? (cblas_sgemm_fn)dlsym(lib, "cblas_sgemm") : NULL;
-    if (!sgemm) {
-        printf("  %-34s not installed (Debian: libopenblas0)\n", "OpenBLAS cblas_sgemm");
+    double g = bench_openblas_sgemm(a, b, c, SIZE, RUNS);
+    if (g == 0)
         return 0;
-    }
-    double t[RUNS];
-    for (int r = -1; r < RUNS; r++) {
-        double t0 = bench_now_us();
-        sgemm(101, 111, 111, SIZE, SIZE, SIZE, 1.0f, a, SIZE, b, SIZE, 0.0f, c, SIZE);
-        if (r >= 0)
-            t[r] = (bench_now_us() - t0) / 1e6;
-    }
-    double g = gflops(bench_median(t, RUNS));
     printf("  %-34s %7.1f GFLOP/s\n", "OpenBLAS cblas_sgemm", g);
     for (unsigned sg = 8; sg <= 32; sg *= 2) {
         char what[32];
@@ -54,23 +39,6 @@ static double openblas(const float *a, const float *b, float *c)
         bench_result("sgemm", what, "OpenBLAS", g, "GFLOP/s");
     }
     return g;
-}
-
-/* Rows of `c` that differ from the reference: exactly from `ref`, or a sample recomputed. */
-static int wrong(const float *c, const float *ref, const float *a, const float *b)
-{
-    for (int r = 0; r < SIZE; r += ref ? 1 : 97)
-        for (int col = 0; col < SIZE; col++) {
-            float want = 0.0f;
-            if (ref)
-                want = ref[(size_t)r * SIZE + col];
-            else
-                for (int k = 0; k < SIZE; k++)
-                    want += a[(size_t)r * SIZE + k] * b[(size_t)k * SIZE + col];
-            if (c[(size_t)r * SIZE + col] != want)
-                return 1;
-        }
-    return 0;
 }
 
 static void run(const struct bench_target *t, const float *a, const float *b, const float *ref,
@@ -123,7 +91,7 @@ static void run(const struct bench_target *t, const float *a, const float *b, co
         char name[64];
         snprintf(name, sizeof name, "%.28s, %u lanes (%ux%u tile)", t->name, sg, tm, tn * sg);
         printf("  %-34s ", name);
-        if (wrong(c, ref, a, b)) {
+        if (bench_sgemm_wrong(c, ref, a, b, SIZE)) {
             printf("MISMATCH against %s\n", ref ? "OpenBLAS" : "the C loop");
         } else {
             double g = gflops(s_median);
@@ -155,10 +123,7 @@ int main(void)
     float *ref = malloc(n * sizeof(float));
     if (!a || !b || !ref)
         return 1;
-    for (size_t i = 0; i < n; i++) {
-        a[i] = (float)((int)(i * 7 % 17) - 8) / 8.0f;
-        b[i] = (float)((int)(i * 5 % 13) - 6) / 8.0f;
-    }
+    bench_sgemm_inputs(a, b, SIZE);
     printf("sgemm %d x %d x %d, median of %d\n", SIZE, SIZE, SIZE, RUNS);
     double peak = bench_measured_fma_peak();
     if (peak > 0)
