@@ -11,9 +11,7 @@
 #define LANES_BENCH_HOST_H
 
 #include "bench_common.h"
-
-#include <pthread.h>
-#include <sched.h>
+#include "bench_pinned.h"
 
 enum { BENCH_HOST_RUNS = 7, BENCH_HOST_ACCS = 8 };
 #define BENCH_HOST_N ((size_t)64 << 20) /* floats: 256 MiB */
@@ -82,18 +80,9 @@ static void *bench_sum_chunk(void *arg)
  * wrong. */
 static double bench_host_read_loop(const float *x, double expected)
 {
-    cpu_set_t mask;
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0) {
-        CPU_ZERO(&mask);
-        CPU_SET(0, &mask);
-    }
-    int threads = CPU_COUNT(&mask), cpu[CPU_SETSIZE];
-    for (int c = 0, n = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mask))
-            cpu[n++] = c;
+    int cpu[CPU_SETSIZE], threads = bench_cpus(cpu);
     struct bench_chunk *chunk = calloc((size_t)threads, sizeof *chunk);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (!chunk || !tid)
+    if (!chunk)
         exit(1);
     size_t per = (BENCH_HOST_N / (size_t)threads + BENCH_HOST_BLOCK - 1) / BENCH_HOST_BLOCK *
                  BENCH_HOST_BLOCK; /* whole blocks */
@@ -105,26 +94,14 @@ static double bench_host_read_loop(const float *x, double expected)
     double t[BENCH_HOST_RUNS], sum = 0;
     for (int r = -1; r < BENCH_HOST_RUNS; r++) {
         double t0 = bench_now_us();
-        for (int j = 0; j < threads; j++) {
-            pthread_attr_t attr;
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(cpu[j], &one);
-            pthread_attr_init(&attr);
-            pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-            if (pthread_create(&tid[j], &attr, bench_sum_chunk, &chunk[j]) != 0)
-                exit(1);
-            pthread_attr_destroy(&attr);
-        }
+        bench_run_pinned(bench_sum_chunk, chunk, sizeof *chunk, cpu, threads);
         sum = 0;
-        for (int j = 0; j < threads; j++) {
-            pthread_join(tid[j], NULL);
+        for (int j = 0; j < threads; j++)
             sum += chunk[j].sum;
-        }
         if (r >= 0)
             t[r] = (bench_now_us() - t0) / 1e6;
     }
-    free(chunk), free(tid);
+    free(chunk);
     char name[64];
     snprintf(name, sizeof name, "plain C loop, %d thread%s", threads, threads > 1 ? "s" : "");
     printf("  %-28s ", name);

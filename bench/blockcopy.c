@@ -10,9 +10,7 @@
  * counts the bytes read and written; the copy is checked.
  */
 #include "bench_common.h"
-
-#include <pthread.h>
-#include <sched.h>
+#include "bench_pinned.h"
 
 enum { RUNS = 7 };
 #define N ((size_t)64 << 20)   /* uints: 256 MiB */
@@ -85,7 +83,6 @@ struct chunk {
     cl_uint *out;
     const cl_uint *in;
     size_t n;
-    int cpu;
 };
 
 static void *copy_chunk(void *arg)
@@ -99,34 +96,18 @@ static void *copy_chunk(void *arg)
 static double host_copy(const cl_uint *in)
 {
     cl_uint *out = malloc(N * sizeof(cl_uint));
-    cpu_set_t mask;
-    if (!out || sched_getaffinity(0, sizeof mask, &mask) != 0)
+    if (!out)
         exit(1);
-    int threads = CPU_COUNT(&mask), cpus[CPU_SETSIZE], n = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mask))
-            cpus[n++] = c;
+    int cpus[CPU_SETSIZE], threads = bench_cpus(cpus);
     struct chunk chunk[CPU_SETSIZE];
-    pthread_t tid[CPU_SETSIZE];
     size_t per = N / (size_t)threads;
+    for (int j = 0; j < threads; j++)
+        chunk[j] =
+            (struct chunk){out + j * per, in + j * per, j == threads - 1 ? N - j * per : per};
     double t[RUNS];
     for (int r = -1; r < RUNS; r++) {
         double t0 = bench_now_us();
-        for (int j = 0; j < threads; j++) {
-            chunk[j] = (struct chunk){out + j * per, in + j * per,
-                                      j == threads - 1 ? N - j * per : per, cpus[j]};
-            pthread_attr_t attr;
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(cpus[j], &one);
-            pthread_attr_init(&attr);
-            pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-            if (pthread_create(&tid[j], &attr, copy_chunk, &chunk[j]) != 0)
-                exit(1);
-            pthread_attr_destroy(&attr);
-        }
-        for (int j = 0; j < threads; j++)
-            pthread_join(tid[j], NULL);
+        bench_run_pinned(copy_chunk, chunk, sizeof *chunk, cpus, threads);
         if (r >= 0)
             t[r] = (bench_now_us() - t0) / 1e6;
     }

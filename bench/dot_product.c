@@ -18,10 +18,9 @@
  * has it; run again with LANES_VNNI=0 for its generic code.
  */
 #include "bench_common.h"
+#include "bench_pinned.h"
 
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -113,18 +112,9 @@ static void *c_chunk(void *arg)
 /* The C loop's GOPS (median) for `form`, its outputs in `want`. */
 static double c_loop(int form, const uint32_t *a, const uint32_t *w, uint32_t *want)
 {
-    cpu_set_t mask;
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0) {
-        CPU_ZERO(&mask);
-        CPU_SET(0, &mask);
-    }
-    int threads = CPU_COUNT(&mask), cpu[CPU_SETSIZE];
-    for (int c = 0, n = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mask))
-            cpu[n++] = c;
+    int cpu[CPU_SETSIZE], threads = bench_cpus(cpu);
     struct chunk *chunk = calloc((size_t)threads, sizeof *chunk);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (!chunk || !tid)
+    if (!chunk)
         exit(1);
     size_t per = (N + (size_t)threads - 1) / (size_t)threads;
     for (int j = 0; j < threads; j++)
@@ -137,23 +127,11 @@ static double c_loop(int form, const uint32_t *a, const uint32_t *w, uint32_t *w
     double t[C_RUNS];
     for (int r = -1; r < C_RUNS; r++) {
         double t0 = bench_now_us();
-        for (int j = 0; j < threads; j++) {
-            pthread_attr_t attr;
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(cpu[j], &one);
-            pthread_attr_init(&attr);
-            pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-            if (pthread_create(&tid[j], &attr, c_chunk, &chunk[j]) != 0)
-                exit(1);
-            pthread_attr_destroy(&attr);
-        }
-        for (int j = 0; j < threads; j++)
-            pthread_join(tid[j], NULL);
+        bench_run_pinned(c_chunk, chunk, sizeof *chunk, cpu, threads);
         if (r >= 0)
             t[r] = (bench_now_us() - t0) / 1e6;
     }
-    free(chunk), free(tid);
+    free(chunk);
     return 8.0 * N * K / bench_median(t, C_RUNS) / 1e9;
 }
 

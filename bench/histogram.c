@@ -17,9 +17,7 @@
  * GB/s counts the 64 MiB read.
  */
 #include "bench_common.h"
-
-#include <pthread.h>
-#include <sched.h>
+#include "bench_pinned.h"
 
 enum { RUNS = 7, BINS = 256, GROUPS = 1024, LOCAL = 256 };
 #define N ((size_t)64 << 20) /* bytes */
@@ -70,18 +68,9 @@ static void *count_chunk(void *arg)
 /* The C loop's GB/s (median), its histogram in `want`. */
 static double c_loop(const unsigned char *in, uint32_t want[BINS])
 {
-    cpu_set_t mask;
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0) {
-        CPU_ZERO(&mask);
-        CPU_SET(0, &mask);
-    }
-    int threads = CPU_COUNT(&mask), cpu[CPU_SETSIZE];
-    for (int c = 0, n = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mask))
-            cpu[n++] = c;
+    int cpu[CPU_SETSIZE], threads = bench_cpus(cpu);
     struct chunk *chunk = calloc((size_t)threads, sizeof *chunk);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (!chunk || !tid)
+    if (!chunk)
         exit(1);
     size_t per = (N / (size_t)threads + 63) / 64 * 64;
     for (int j = 0; j < threads; j++) {
@@ -92,27 +81,16 @@ static double c_loop(const unsigned char *in, uint32_t want[BINS])
     double t[RUNS];
     for (int r = -1; r < RUNS; r++) {
         double t0 = bench_now_us();
-        for (int j = 0; j < threads; j++) {
-            pthread_attr_t attr;
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(cpu[j], &one);
-            pthread_attr_init(&attr);
-            pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-            if (pthread_create(&tid[j], &attr, count_chunk, &chunk[j]) != 0)
-                exit(1);
-            pthread_attr_destroy(&attr);
-        }
+        bench_run_pinned(count_chunk, chunk, sizeof *chunk, cpu, threads);
         memset(want, 0, BINS * sizeof *want);
         for (int j = 0; j < threads; j++) {
-            pthread_join(tid[j], NULL);
             for (int b = 0; b < BINS; b++)
                 want[b] += chunk[j].bins[b];
         }
         if (r >= 0)
             t[r] = (bench_now_us() - t0) / 1e6;
     }
-    free(chunk), free(tid);
+    free(chunk);
     double gbs = N / bench_median(t, RUNS) / 1e9;
     char name[64];
     snprintf(name, sizeof name, "plain C loop, %d thread%s", threads, threads > 1 ? "s" : "");
